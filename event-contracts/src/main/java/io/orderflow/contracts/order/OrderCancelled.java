@@ -1,0 +1,10 @@
+package io.orderflow.contracts.order;
+
+/** An order was cancelled; {@code reason} is a short human-readable explanation, always given. */
+public record OrderCancelled(String orderId, String reason) implements OrderEvent {
+
+    public OrderCancelled {
+        PayloadFields.requireText(orderId, "OrderCancelled.orderId");
+        PayloadFields.requireText(reason, "OrderCancelled.reason");
+    }
+}

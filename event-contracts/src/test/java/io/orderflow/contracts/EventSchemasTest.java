@@ -1,0 +1,167 @@
+package io.orderflow.contracts;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.BeanDescription;
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
+import io.orderflow.contracts.order.OrderCancelled;
+import io.orderflow.contracts.order.OrderEventArbitraries;
+import java.io.IOException;
+import java.lang.reflect.RecordComponent;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Example;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+
+/** The JSON Schemas are the wire contract for non-Java readers; these tests keep them and the Java types in step. */
+class EventSchemasTest {
+
+    private final EventCodec codec = new EventCodec();
+    private final ObjectMapper mapper = EventJson.newObjectMapper();
+
+    /** Each catalogue whose current versions have schemas: this build's, and the 1.0 release of OrderCreated. */
+    private static final List<EventCatalog> CATALOGUES = List.of(EventCatalog.orderEvents(), OrderCreatedV1.CATALOG);
+
+    @Property(tries = 300)
+    void everyEncodedEventValidatesAgainstTheEnvelopeSchemaAndItsVersionsPayloadSchema(
+            @ForAll("envelopes") EventEnvelope envelope) throws IOException {
+        JsonNode written = mapper.readTree(codec.encode(envelope));
+
+        assertThat(ContractSchema.envelope().violations(written)).isEmpty();
+        assertThat(ContractSchema.payload(envelope.eventType(), envelope.eventVersion())
+                        .violations(written.get("payload")))
+                .isEmpty();
+    }
+
+    @Property(tries = 300)
+    void orderCreated1_1ValidatesAgainstThe1_0SchemaToo(@ForAll("orderCreated") EventEnvelope envelope) {
+        assertThat(envelope.eventVersion()).isEqualTo(EventVersion.V1_1);
+
+        assertThat(ContractSchema.payload("OrderCreated", EventVersion.V1_0).violations(envelope.payload()))
+                .isEmpty();
+    }
+
+    @Property(tries = 300)
+    void orderCreated1_0ValidatesAgainstThe1_1Schema(@ForAll("orderCreatedV1") EventEnvelope envelope) {
+        assertThat(envelope.eventVersion()).isEqualTo(EventVersion.V1_0);
+
+        assertThat(ContractSchema.payload("OrderCreated", EventVersion.V1_1).violations(envelope.payload()))
+                .isEmpty();
+    }
+
+    @Example
+    void everyCataloguedVersionHasADraft2020_12Schema() {
+        for (EventType<?> type : EventCatalog.orderEvents().types()) {
+            for (EventVersion version : type.versions()) {
+                ContractSchema schema = ContractSchema.payload(type.name(), version);
+                assertThat(schema.node().path("$schema").textValue())
+                        .as(schema.resource())
+                        .isEqualTo("https://json-schema.org/draft/2020-12/schema");
+            }
+        }
+        assertThat(ContractSchema.envelope().node().path("$schema").textValue())
+                .isEqualTo("https://json-schema.org/draft/2020-12/schema");
+    }
+
+    @Example
+    void payloadSchemaPropertiesAreTheJsonPropertiesOfTheRecordOfThatVersion() {
+        for (EventCatalog catalogue : CATALOGUES) {
+            for (EventType<?> type : catalogue.types()) {
+                ContractSchema schema = ContractSchema.payload(type.name(), type.current());
+                assertSameProperties(
+                        schema.node(),
+                        mapper.constructType(type.payloadType()),
+                        schema.resource() + " vs " + type.payloadType().getSimpleName());
+            }
+        }
+    }
+
+    @Example
+    void envelopeSchemaPropertiesAreTheEnvelopeRecordComponentsAndTheEncodedFields() throws IOException {
+        Set<String> schemaProperties = ContractSchema.envelope().properties();
+        Set<String> components = Arrays.stream(EventEnvelope.class.getRecordComponents())
+                .map(RecordComponent::getName)
+                .collect(Collectors.toCollection(TreeSet::new));
+        EventEnvelope traced = codec.wrap(
+                new OrderCancelled("order-1", "duplicate"),
+                UUID.randomUUID(),
+                Instant.EPOCH,
+                "order-service",
+                "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
+        Set<String> encoded = new TreeSet<>();
+        mapper.readTree(codec.encode(traced)).fieldNames().forEachRemaining(encoded::add);
+
+        assertThat(schemaProperties).isEqualTo(components).isEqualTo(encoded);
+    }
+
+    @Example
+    void aMinorVersionOnlyAddsOptionalPropertiesToThePreviousOne() {
+        for (EventType<?> type : EventCatalog.orderEvents().types()) {
+            for (int i = 1; i < type.versions().size(); i++) {
+                ContractSchema older =
+                        ContractSchema.payload(type.name(), type.versions().get(i - 1));
+                ContractSchema newer =
+                        ContractSchema.payload(type.name(), type.versions().get(i));
+                assertThat(newer.properties()).as(newer.resource()).containsAll(older.properties());
+                assertThat(newer.required()).as(newer.resource()).isEqualTo(older.required());
+                for (String name : older.properties()) {
+                    assertThat(newer.node().path("properties").get(name))
+                            .as("%s property %s", newer.resource(), name)
+                            .isEqualTo(older.node().path("properties").get(name));
+                }
+            }
+        }
+    }
+
+    private void assertSameProperties(JsonNode schema, JavaType type, String where) {
+        Map<String, JavaType> javaProperties = new TreeMap<>();
+        BeanDescription description = mapper.getSerializationConfig().introspect(type);
+        for (BeanPropertyDefinition property : description.findProperties()) {
+            javaProperties.put(property.getName(), property.getPrimaryType());
+        }
+        Set<String> schemaProperties = new TreeSet<>();
+        schema.path("properties").fieldNames().forEachRemaining(schemaProperties::add);
+
+        assertThat(schemaProperties).as(where).isEqualTo(javaProperties.keySet());
+        javaProperties.forEach((name, javaType) -> {
+            JsonNode property = schema.path("properties").path(name);
+            if (javaType.isCollectionLikeType()) {
+                property = property.path("items");
+                javaType = javaType.getContentType();
+            }
+            if (javaType.isRecordType()) {
+                assertSameProperties(property, javaType, where + "." + name);
+            }
+        });
+    }
+
+    @Provide
+    Arbitrary<EventEnvelope> envelopes() {
+        return EventArbitraries.envelopes(codec);
+    }
+
+    @Provide
+    Arbitrary<EventEnvelope> orderCreated() {
+        return EventArbitraries.envelopes(codec, OrderEventArbitraries.orderCreated());
+    }
+
+    @Provide
+    Arbitrary<EventEnvelope> orderCreatedV1() {
+        Arbitrary<OrderCreatedV1> v1 = OrderEventArbitraries.orderCreated()
+                .map(c -> new OrderCreatedV1(c.orderId(), c.customerId(), c.currency(), c.items(), c.total()));
+        return EventArbitraries.envelopes(new EventCodec(OrderCreatedV1.CATALOG), v1);
+    }
+}
