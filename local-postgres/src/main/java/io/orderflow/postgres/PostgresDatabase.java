@@ -1,0 +1,34 @@
+package io.orderflow.postgres;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import javax.sql.DataSource;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * One service's database: what Flyway, Quarkus ({@code quarkus.datasource.jdbc.url}, {@code .username},
+ * {@code .password}) or plain JDBC need to reach it. The URL carries no credentials; they are separate fields.
+ */
+public record PostgresDatabase(String serviceName, String databaseName, String jdbcUrl, String user, String password) {
+
+    /** A fresh, unpooled connection; the caller closes it. */
+    public Connection connect() throws SQLException {
+        return DriverManager.getConnection(jdbcUrl, user, password);
+    }
+
+    /** An unpooled {@link DataSource}: every {@code getConnection()} opens a new connection. */
+    public DataSource dataSource() {
+        PGSimpleDataSource dataSource = new PGSimpleDataSource();
+        dataSource.setURL(jdbcUrl);
+        dataSource.setUser(user);
+        dataSource.setPassword(password);
+        return dataSource;
+    }
+
+    @Override
+    public String toString() {
+        return "PostgresDatabase[serviceName=" + serviceName + ", databaseName=" + databaseName + ", jdbcUrl=" + jdbcUrl
+                + ", user=" + user + ", password=" + (password.isEmpty() ? "(empty)" : "****") + "]";
+    }
+}

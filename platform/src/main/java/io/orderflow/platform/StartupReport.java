@@ -1,0 +1,40 @@
+package io.orderflow.platform;
+
+import io.orderflow.postgres.LocalPostgres;
+import io.orderflow.postgres.PostgresDatabase;
+
+/** What the launcher tells the developer once everything is up: what runs where, and what does not exist yet. */
+final class StartupReport {
+
+    static final String NOT_BUILT_YET = "Not built yet: the log broker, order-service, outbox-relay, inventory-service,"
+            + " notification-service and analytics-service come with later issues; only their databases exist today.";
+
+    private StartupReport() {}
+
+    static String render(LocalPlatform platform) {
+        LocalPostgres postgres = platform.postgres();
+        StringBuilder report = new StringBuilder();
+        report.append("orderflow platform (local, no Docker)\n\n");
+        report.append("PostgreSQL ")
+                .append(postgres.serverVersion())
+                .append(
+                        postgres.isEmbedded()
+                                ? "  embedded, started by this launcher, stopped with it\n"
+                                : "  configured (orderflow.postgres.url / ORDERFLOW_POSTGRES_URL), left running on stop\n");
+        postgres.embeddedDataDirectory().ifPresent(data -> row(report, "data", data + "  (deleted on stop)"));
+        postgres.embeddedLogFile().ifPresent(log -> row(report, "log", log.toString()));
+        row(report, "admin", postgres.adminJdbcUrl() + "  user " + postgres.user());
+        report.append('\n');
+        report.append(String.format("  %-22s %-22s %s%n", "SERVICE", "DATABASE", "JDBC URL"));
+        for (PostgresDatabase database : platform.databases()) {
+            report.append(String.format(
+                    "  %-22s %-22s %s%n", database.serviceName(), database.databaseName(), database.jdbcUrl()));
+        }
+        report.append('\n').append(NOT_BUILT_YET).append('\n');
+        return report.toString();
+    }
+
+    private static void row(StringBuilder report, String label, String value) {
+        report.append(String.format("  %-8s %s%n", label, value));
+    }
+}
