@@ -1,0 +1,551 @@
+package io.orderflow.broker.log;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The log of one topic-partition: a directory of {@link LogSegment}s, the producer state of its idempotent
+ * producers, and the offsets that bound it.
+ *
+ * <p><b>Layout.</b> {@code <dir>/<20-digit base offset>.log|.index|.timeindex} per segment,
+ * {@code <offset>.snapshot} producer-state snapshots, {@code log-start-offset} (advanced by retention and
+ * DeleteRecords), and {@code clean-shutdown}, present only between a clean {@link #close()} and the next open.
+ *
+ * <p><b>Offsets.</b> {@code logStartOffset <= highWatermark <= logEndOffset}. The high watermark is what
+ * consumers may read: under a flush policy that syncs every append it is the end of what is on disk, so no
+ * consumer ever sees a record that a crash could take back; under relaxed policies it is the log end.
+ *
+ * <p><b>Durability.</b> {@link #append} writes to the file; {@link #awaitDurable} completes when the policy
+ * is satisfied (group commit, see {@link GroupCommit}). Segments are fsynced when rolled, before the next one
+ * is created, so after any crash only the last segment needs validating (see {@link LogLoader}).
+ *
+ * <p><b>Thread-safety.</b> Appends, rolls, retention and segment swaps take the append lock; reads take no
+ * lock and see a consistent prefix. Removed segments are renamed {@code .deleted} and closed only after
+ * {@code file.delete.delay.ms}, so a read that raced with retention still has an open file.
+ */
+public final class PartitionLog implements Closeable {
+    private static final Logger log = LoggerFactory.getLogger(PartitionLog.class);
+    private static final String DELETED_SUFFIX = ".deleted";
+
+    private final String name;
+    private final Path dir;
+    private final LogFiles files;
+    private final Clock clock;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final ConcurrentSkipListMap<Long, LogSegment> segments = new ConcurrentSkipListMap<>();
+    private final ProducerStateTable producers;
+    private final GroupCommit groupCommit;
+    private final List<PendingDelete> pendingDeletes = new ArrayList<>();
+    private final boolean recoveredCleanly;
+
+    private volatile LogConfig config;
+    private volatile long logStartOffset;
+    private volatile long logEndOffset;
+    private final java.util.concurrent.atomic.AtomicLong flushCount = new java.util.concurrent.atomic.AtomicLong();
+    private long unflushedMessages;
+    private long lastFlushMs;
+    private boolean closed;
+
+    private record PendingDelete(LogSegment segment, long dueMs) {}
+
+    private PartitionLog(String name, Path dir, LogConfig config, Clock clock, LogFiles files, Executor flusher) {
+        this.name = name;
+        this.dir = dir;
+        this.config = config;
+        this.clock = clock;
+        this.files = files;
+        this.producers = new ProducerStateTable(name);
+        LogLoader.Loaded loaded = LogLoader.load(dir, files, config, producers);
+        this.segments.putAll(loaded.segments());
+        this.logStartOffset = loaded.logStartOffset();
+        this.logEndOffset = segments.lastEntry().getValue().nextOffset();
+        this.recoveredCleanly = loaded.wasClean();
+        this.lastFlushMs = clock.millis();
+        this.groupCommit = new GroupCommit(this::flushActiveSegment, flusher, logEndOffset);
+    }
+
+    /**
+     * Opens (recovering if needed) or creates the log in {@code dir}.
+     *
+     * @param name the partition's name for messages, e.g. {@code orders-3}
+     * @param flusher runs fsyncs for group commit; must not be the caller's thread pool of network threads
+     */
+    public static PartitionLog open(
+            String name, Path dir, LogConfig config, Clock clock, LogFiles files, Executor flusher) {
+        return new PartitionLog(name, dir, config, clock, files, flusher);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    public LogConfig config() {
+        return config;
+    }
+
+    public void updateConfig(LogConfig newConfig) {
+        this.config = newConfig;
+    }
+
+    /** True when the last open found a clean-shutdown marker and skipped validation. */
+    public boolean recoveredCleanly() {
+        return recoveredCleanly;
+    }
+
+    /**
+     * Checks and stores the batches in {@code records} (one or more v2 batches, as a producer sent them). The
+     * buffer's base offset fields are overwritten with the offsets assigned. Not yet durable: see
+     * {@link #awaitDurable}.
+     */
+    public AppendResult append(ByteBuffer records) {
+        ByteBuffer buf = records.slice();
+        List<BatchHeader> headers = checkedHeaders(buf);
+        lock.lock();
+        try {
+            ensureOpen();
+            long next = logEndOffset;
+            ProducerAppend producerAppend = producers.prepare();
+            List<BatchHeader> assigned = new ArrayList<>(headers.size());
+            int position = 0;
+            long recordCount = 0;
+            for (BatchHeader h : headers) {
+                BatchHeader withOffset = h.withBaseOffset(next);
+                BatchMetadata duplicate = producerAppend.check(withOffset);
+                if (duplicate != null) {
+                    return new AppendResult(duplicate.firstOffset(), duplicate.lastOffset(), logStartOffset, true);
+                }
+                buf.putLong(position, next);
+                assigned.add(withOffset);
+                next = withOffset.nextOffset();
+                recordCount += h.recordCount();
+                position += h.sizeInBytes();
+            }
+            maybeRoll(buf.remaining(), next);
+            segments.lastEntry().getValue().append(buf, assigned);
+            producerAppend.commit();
+            long firstOffset = logEndOffset;
+            logEndOffset = next;
+            unflushedMessages += recordCount;
+            FlushPolicy policy = config.flushPolicy();
+            if (policy.syncsEveryAppend() || policy.messages() <= unflushedMessages) {
+                // Start the fsync now whether or not this producer waits for it (acks=0/1 do not): under the
+                // default policy nothing becomes visible to consumers before it is on disk.
+                groupCommit.awaitDurable(next);
+            }
+            return new AppendResult(firstOffset, next - 1, logStartOffset, false);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private List<BatchHeader> checkedHeaders(ByteBuffer buf) {
+        List<BatchHeader> headers = new ArrayList<>();
+        int position = 0;
+        int limit = buf.remaining();
+        while (position < limit) {
+            String problem = BatchCheck.problem(buf, position, limit);
+            if (problem != null) {
+                throw new CorruptBatchException(null, position, problem + " (partition " + name + ")");
+            }
+            BatchHeader h = BatchHeader.read(buf, position);
+            if (h.sizeInBytes() > config.maxMessageBytes()) {
+                throw new RecordBatchTooLargeException(name, h.sizeInBytes(), config.maxMessageBytes());
+            }
+            if (h.isTransactional() || h.isControl()) {
+                throw new InvalidRecordBatchException(name, "transactional and control batches are not supported");
+            }
+            if (h.recordCount() != h.lastOffsetDelta() + 1) {
+                throw new InvalidRecordBatchException(
+                        name,
+                        "record count " + h.recordCount() + " does not match lastOffsetDelta " + h.lastOffsetDelta());
+            }
+            headers.add(h);
+            position += h.sizeInBytes();
+        }
+        if (headers.isEmpty()) {
+            throw new InvalidRecordBatchException(name, "the append holds no record batch");
+        }
+        return headers;
+    }
+
+    /** Completes when the records below {@code endOffset} are as durable as the flush policy asks. */
+    public CompletableFuture<Void> awaitDurable(long endOffset) {
+        if (!config.flushPolicy().syncsEveryAppend()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return groupCommit.awaitDurable(endOffset);
+    }
+
+    private void maybeRoll(int incomingBytes, long nextOffsetAfterAppend) {
+        LogSegment active = segments.lastEntry().getValue();
+        long now = clock.millis();
+        boolean full = (long) active.size() + incomingBytes > config.segmentBytes();
+        boolean old = active.firstBatchTimestamp() >= 0 && now - active.firstBatchTimestamp() >= config.segmentMs();
+        boolean offsetsExhausted = nextOffsetAfterAppend - active.baseOffset() > Integer.MAX_VALUE;
+        if (active.size() > 0 && (full || old || offsetsExhausted)) {
+            roll();
+        }
+    }
+
+    /** Seals the active segment (fsynced) and starts a new one at the log end. Caller holds the lock. */
+    private void roll() {
+        LogSegment active = segments.lastEntry().getValue();
+        active.flush();
+        flushCount.incrementAndGet();
+        groupCommit.flushed(logEndOffset);
+        producers.writeSnapshot(files, dir, logEndOffset);
+        LogSegment next = LogSegment.create(files, dir, logEndOffset, config.indexIntervalBytes(), "");
+        syncDirectory();
+        segments.put(next.baseOffset(), next);
+        log.debug("Rolled {} at offset {}", name, logEndOffset);
+    }
+
+    /** Rolls now if the active segment holds anything; for tests and tools. */
+    public void forceRoll() {
+        lock.lock();
+        try {
+            if (segments.lastEntry().getValue().size() > 0) {
+                roll();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** fsyncs the active segment; returns the log end offset now durable. Runs on the flusher thread. */
+    private long flushActiveSegment() {
+        LogSegment active;
+        long end;
+        lock.lock();
+        try {
+            active = segments.lastEntry().getValue();
+            end = logEndOffset;
+            unflushedMessages = 0;
+            lastFlushMs = clock.millis();
+        } finally {
+            lock.unlock();
+        }
+        active.flush();
+        flushCount.incrementAndGet();
+        return end;
+    }
+
+    /** How many times the active segment was fsynced: each group commit, roll and explicit flush counts once. */
+    public long flushCount() {
+        return flushCount.get();
+    }
+
+    /** fsyncs everything appended so far. */
+    public void flush() {
+        groupCommit.flushed(flushActiveSegment());
+    }
+
+    /**
+     * Whole batches from the one holding {@code offset}, about {@code maxBytes} (at least one batch), no
+     * further than the high watermark (or the log end when {@code uptoLogEnd}).
+     */
+    public LogReadResult read(long offset, int maxBytes, boolean uptoLogEnd) {
+        long start = logStartOffset;
+        long end = logEndOffset;
+        long hw = highWatermark();
+        if (offset < start || offset > end) {
+            throw new OffsetOutOfRangeException(name, offset, start, end);
+        }
+        long limit = uptoLogEnd ? end : hw;
+        FileRegion region = FileRegion.EMPTY;
+        if (offset < limit) {
+            Map.Entry<Long, LogSegment> entry = segments.floorEntry(offset);
+            while (entry != null && region.isEmpty()) {
+                region = entry.getValue().read(offset, maxBytes, limit);
+                entry = segments.higherEntry(entry.getKey());
+            }
+        }
+        return new LogReadResult(region, hw, start, end);
+    }
+
+    public long logStartOffset() {
+        return logStartOffset;
+    }
+
+    public long logEndOffset() {
+        return logEndOffset;
+    }
+
+    /** The end of what consumers may read; see the class comment. */
+    public long highWatermark() {
+        return config.flushPolicy().syncsEveryAppend()
+                ? Math.max(logStartOffset, Math.min(groupCommit.durableOffset(), logEndOffset))
+                : logEndOffset;
+    }
+
+    /** The first record with a timestamp at or after {@code timestamp}, or null when there is none. */
+    public TimestampOffset offsetForTimestamp(long timestamp) {
+        long start = logStartOffset;
+        long hw = highWatermark();
+        for (LogSegment segment : segments.values()) {
+            if (segment.nextOffset() <= start) {
+                continue;
+            }
+            TimestampOffset found = segment.firstAtOrAfter(timestamp, start);
+            if (found != null) {
+                return found.offset() < hw ? found : null;
+            }
+        }
+        return null;
+    }
+
+    /** Bytes in all segments. */
+    public long sizeInBytes() {
+        long total = 0;
+        for (LogSegment s : segments.values()) {
+            total += s.size();
+        }
+        return total;
+    }
+
+    public int segmentCount() {
+        return segments.size();
+    }
+
+    /** Number of producers with state in this partition. */
+    public int producerCount() {
+        lock.lock();
+        try {
+            return producers.producerCount();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Applies {@code retention.ms} and {@code retention.bytes} (when the cleanup policy deletes): removes
+     * whole segments from the oldest, never the active one, and advances the log start offset.
+     *
+     * @return the number of segments removed
+     */
+    public int deleteRetainedSegments() {
+        lock.lock();
+        try {
+            if (!config.cleanupPolicy().deletes()) {
+                return 0;
+            }
+            long now = clock.millis();
+            int removed = 0;
+            long total = sizeInBytes();
+            while (segments.size() > 1) {
+                LogSegment oldest = segments.firstEntry().getValue();
+                boolean expired = config.retentionMs() >= 0 && oldest.maxTimestamp() < now - config.retentionMs();
+                boolean oversize = config.retentionBytes() >= 0 && total - oldest.size() >= config.retentionBytes();
+                if (!expired && !oversize) {
+                    break;
+                }
+                total -= oldest.size();
+                removeOldestSegment(now);
+                removed++;
+            }
+            if (removed > 0) {
+                setLogStartOffset(Math.max(logStartOffset, segments.firstKey()));
+            }
+            return removed;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * DeleteRecords: makes {@code offset} the new log start offset (never moving it backwards) and removes
+     * segments that lie wholly below it.
+     *
+     * @return the log start offset afterwards
+     */
+    public long advanceLogStartOffset(long offset) {
+        lock.lock();
+        try {
+            long hw = highWatermark();
+            if (offset < 0 || offset > hw) {
+                throw new OffsetOutOfRangeException(name, offset, logStartOffset, hw);
+            }
+            if (offset <= logStartOffset) {
+                return logStartOffset;
+            }
+            setLogStartOffset(offset);
+            long now = clock.millis();
+            while (segments.size() > 1 && segments.higherKey(segments.firstKey()) <= offset) {
+                removeOldestSegment(now);
+            }
+            return logStartOffset;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void setLogStartOffset(long offset) {
+        try {
+            LogLoader.writeLogStartOffset(dir, files, offset);
+        } catch (IOException e) {
+            throw new LogStorageException("Cannot write the log start offset of " + name, e);
+        }
+        logStartOffset = offset;
+    }
+
+    private void removeOldestSegment(long now) {
+        LogSegment oldest = segments.pollFirstEntry().getValue();
+        oldest.changeSuffix(DELETED_SUFFIX);
+        pendingDeletes.add(new PendingDelete(oldest, now + config.fileDeleteDelayMs()));
+        log.info("{}: removed segment at base offset {} ({} bytes)", name, oldest.baseOffset(), oldest.size());
+    }
+
+    /** The sealed segments, oldest first: what the cleaner may compact. */
+    List<LogSegment> sealedSegments() {
+        List<LogSegment> sealed = new ArrayList<>(segments.values());
+        sealed.removeLast();
+        return sealed;
+    }
+
+    /** A new empty compaction output file for the segment at {@code baseOffset}. */
+    LogSegment createCleanedSegment(long baseOffset) {
+        return LogSegment.create(files, dir, baseOffset, config.indexIntervalBytes(), ".cleaned");
+    }
+
+    /**
+     * Atomically replaces a sealed segment with its compacted copy (same base offset). Crash-safe: the
+     * {@code .swap} rename is the commit point that {@link LogLoader} completes after a crash.
+     */
+    void swapIn(LogSegment cleaned) {
+        cleaned.flush();
+        lock.lock();
+        try {
+            LogSegment old = segments.get(cleaned.baseOffset());
+            if (old == null || old == segments.lastEntry().getValue()) {
+                cleaned.deleteFiles();
+                return;
+            }
+            cleaned.changeSuffix(".swap");
+            syncDirectory();
+            old.changeSuffix(DELETED_SUFFIX);
+            cleaned.changeSuffix("");
+            syncDirectory();
+            segments.put(cleaned.baseOffset(), cleaned);
+            pendingDeletes.add(new PendingDelete(old, clock.millis() + config.fileDeleteDelayMs()));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Periodic housekeeping, called by the broker's scheduler: time-based flushing ({@code flush.ms}) and
+     * closing segments whose delete delay has passed.
+     */
+    public void tick() {
+        long now = clock.millis();
+        List<LogSegment> due = new ArrayList<>();
+        boolean flushDue;
+        lock.lock();
+        try {
+            for (Iterator<PendingDelete> it = pendingDeletes.iterator(); it.hasNext(); ) {
+                PendingDelete p = it.next();
+                if (p.dueMs() <= now || closed) {
+                    due.add(p.segment());
+                    it.remove();
+                }
+            }
+            flushDue = !closed && config.flushPolicy().flushDue(unflushedMessages, now - lastFlushMs);
+        } finally {
+            lock.unlock();
+        }
+        due.forEach(LogSegment::deleteFiles);
+        if (flushDue) {
+            flush();
+        }
+    }
+
+    /** Flushes everything, snapshots producer state and leaves the clean-shutdown marker. Idempotent. */
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            for (LogSegment s : segments.values()) {
+                s.flush();
+            }
+            groupCommit.flushed(logEndOffset);
+            producers.writeSnapshot(files, dir, logEndOffset);
+            for (PendingDelete p : pendingDeletes) {
+                p.segment().deleteFiles();
+            }
+            pendingDeletes.clear();
+            segments.values().forEach(LogSegment::close);
+            LogLoader.writeCleanShutdownMarker(dir, files);
+            closed = true;
+        } catch (IOException e) {
+            throw new LogStorageException("Cannot close " + name + " cleanly", e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Closes without flushing or marking, as a crash would leave it; for tests. */
+    void closeUncleanly() {
+        lock.lock();
+        try {
+            closed = true;
+            segments.values().forEach(LogSegment::close);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Removes the partition's directory; the log must be closed. For topic deletion. */
+    public void deleteDirectory() {
+        if (!closed) {
+            throw new IllegalStateException(name + " must be closed before its directory is deleted");
+        }
+        try (var paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            throw new LogStorageException("Cannot delete " + dir, e);
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException(name + " is closed");
+        }
+    }
+
+    private void syncDirectory() {
+        try {
+            files.syncDirectory(dir);
+        } catch (IOException e) {
+            throw new LogStorageException("Cannot fsync directory " + dir, e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "PartitionLog(" + name + ", [" + logStartOffset + ", " + logEndOffset + "), " + segments.size()
+                + " segments)";
+    }
+}

@@ -1,0 +1,48 @@
+package io.orderflow.broker.log;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
+
+/** The offset index against its oracle, a sorted map, before and after reopening the file. */
+class OffsetIndexPropertyTest {
+    @Property(tries = 50)
+    void lookupMatchesASortedMap(
+            @ForAll @Size(max = 200) java.util.List<@IntRange(min = 1, max = 50) Integer> gaps,
+            @ForAll @Size(min = 1, max = 20) java.util.List<@IntRange(min = 0, max = 12_000) Integer> probes)
+            throws IOException {
+        Path file = java.nio.file.Files.createDirectories(Path.of("target", "tmp"))
+                .resolve("offset-" + System.nanoTime() + ".index");
+        long base = 1_000;
+        TreeMap<Long, Integer> oracle = new TreeMap<>();
+        try (OffsetIndex index = new OffsetIndex(LogFiles.real(), file, base)) {
+            long offset = base;
+            int position = 0;
+            for (int gap : gaps) {
+                offset += gap;
+                position += gap * 10;
+                index.append(offset, position);
+                oracle.put(offset, position);
+            }
+            for (int probe : probes) {
+                long target = base + probe;
+                Map.Entry<Long, Integer> expected = oracle.floorEntry(target);
+                assertThat(index.lookup(target)).isEqualTo(expected == null ? 0 : expected.getValue());
+            }
+        }
+        try (OffsetIndex reopened = new OffsetIndex(LogFiles.real(), file, base)) {
+            assertThat(reopened.entries()).isEqualTo(oracle.size());
+            for (int probe : probes) {
+                Map.Entry<Long, Integer> expected = oracle.floorEntry(base + probe);
+                assertThat(reopened.lookup(base + probe)).isEqualTo(expected == null ? 0 : expected.getValue());
+            }
+        }
+    }
+}
