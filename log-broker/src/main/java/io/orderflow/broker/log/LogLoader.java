@@ -70,10 +70,13 @@ final class LogLoader {
             long logStart = Math.min(Math.max(checkpointedStart, segments.firstKey()), logEnd);
 
             long snapshotOffset = producers.loadLatestSnapshot(files, dir, logEnd);
-            long replayFrom = Math.max(snapshotOffset, logStart);
-            if (snapshotOffset < 0) {
+            if (snapshotOffset < logStart) {
+                // Batches between the snapshot and the log start are gone, so the snapshot may understate a
+                // producer's sequence; forgetting the producer is safe (an unknown producer may resume at any
+                // sequence), remembering stale state is not.
                 producers.clear();
             }
+            long replayFrom = Math.max(snapshotOffset, logStart);
             if (replayFrom < logEnd) {
                 for (LogSegment segment : segments.values()) {
                     if (segment.nextOffset() > replayFrom) {

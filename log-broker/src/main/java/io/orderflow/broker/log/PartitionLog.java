@@ -40,6 +40,8 @@ import org.slf4j.LoggerFactory;
 public final class PartitionLog implements Closeable {
     private static final Logger log = LoggerFactory.getLogger(PartitionLog.class);
     private static final String DELETED_SUFFIX = ".deleted";
+    /** Kafka's {@code producer.id.expiration.ms} default: a producer silent this long is forgotten. */
+    static final long PRODUCER_ID_EXPIRATION_MS = 24L * 60 * 60 * 1000;
 
     private final String name;
     private final Path dir;
@@ -404,6 +406,7 @@ public final class PartitionLog implements Closeable {
             throw new LogStorageException("Cannot write the log start offset of " + name, e);
         }
         logStartOffset = offset;
+        producers.deleteSnapshotsBelow(files, dir, offset);
     }
 
     private void removeOldestSegment(long now) {
@@ -451,8 +454,9 @@ public final class PartitionLog implements Closeable {
     }
 
     /**
-     * Periodic housekeeping, called by the broker's scheduler: time-based flushing ({@code flush.ms}) and
-     * closing segments whose delete delay has passed.
+     * Periodic housekeeping, called by the broker's scheduler: time-based flushing ({@code flush.ms}),
+     * closing segments whose delete delay has passed, and forgetting producers silent for longer than
+     * {@code producer.id.expiration.ms}.
      */
     public void tick() {
         long now = clock.millis();
@@ -468,6 +472,9 @@ public final class PartitionLog implements Closeable {
                 }
             }
             flushDue = !closed && config.flushPolicy().flushDue(unflushedMessages, now - lastFlushMs);
+            if (!closed) {
+                producers.removeExpired(now, PRODUCER_ID_EXPIRATION_MS);
+            }
         } finally {
             lock.unlock();
         }

@@ -396,6 +396,40 @@ class PartitionLogTest {
         assertThat(files.forces.get()).isLessThan(threads * perThread);
     }
 
+    @Test
+    void producersSilentForADayAreForgottenOnTheTick() {
+        PartitionLog log = open(LogConfig.defaults());
+        appendDurably(log, TestBatches.idempotent(7, (short) 0, 0, T0, "k", "a"));
+        clock.set(T0 + PartitionLog.PRODUCER_ID_EXPIRATION_MS - 1);
+        log.tick();
+        assertThat(log.producerCount()).isEqualTo(1);
+
+        clock.set(T0 + PartitionLog.PRODUCER_ID_EXPIRATION_MS);
+        log.tick();
+
+        assertThat(log.producerCount()).isZero();
+    }
+
+    @Test
+    void producerStateOlderThanTheLogStartIsForgottenNotTrusted() {
+        LogConfig config = LogConfig.defaults().with(LogConfig.SEGMENT_BYTES, "2048");
+        PartitionLog log = open(config);
+        for (int seq = 0; seq < 40; seq++) {
+            appendDurably(log, TestBatches.idempotent(7, (short) 0, seq, T0, "k", "v".repeat(100)));
+        }
+        log.advanceLogStartOffset(log.logEndOffset());
+        log.closeUncleanly();
+        opened.clear();
+
+        PartitionLog reopened = open(config);
+
+        // Producer 7's batches are all below the log start: it is unknown now, and may continue.
+        assertThat(reopened.producerCount()).isZero();
+        assertThat(appendDurably(reopened, TestBatches.idempotent(7, (short) 0, 40, T0, "k", "next"))
+                        .duplicate())
+                .isFalse();
+    }
+
     /** Counts fsyncs of files (not directories) opened through it. */
     static final class CountingFiles implements LogFiles {
         final AtomicInteger forces = new AtomicInteger();
