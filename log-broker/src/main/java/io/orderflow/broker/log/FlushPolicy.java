@@ -4,8 +4,10 @@ package io.orderflow.broker.log;
  * When appended data is forced to disk, in Kafka's terms: {@code flush.messages} and {@code flush.ms}.
  *
  * <ul>
- *   <li>{@code flush.messages=1} (our default): every append is fsynced, data and index, before an
- *       {@code acks=all} producer is answered. Appends that arrive while an fsync runs share the next one
+ *   <li>{@code flush.messages=1} (our default): every append's data is fsynced (fdatasync) before an
+ *       {@code acks=all} producer is answered. The active segment's indexes are not: recovery rebuilds them from
+ *       the data after an unclean stop, so fsyncing them would only add fsyncs; they are fsynced when the
+ *       segment is sealed. Appends that arrive while an fsync runs share the next one
  *       (group commit), so the cost is one fsync per burst, not per batch. A crash or power loss loses
  *       nothing that was acknowledged, and consumers never read a record a crash could take back.
  *   <li>{@code flush.messages=N > 1}: fsync once N messages have accumulated. Risk: a power loss (not a

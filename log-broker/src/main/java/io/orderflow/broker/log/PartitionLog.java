@@ -245,7 +245,7 @@ public final class PartitionLog implements Closeable {
         } finally {
             lock.unlock();
         }
-        active.flush();
+        active.flushData();
         flushCount.incrementAndGet();
         return end;
     }
