@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -19,6 +20,7 @@ import java.util.function.LongSupplier;
  */
 final class GroupCommit {
     private final LongSupplier flushAll;
+    private final LongConsumer onDurable;
     private final Executor executor;
     private final TreeMap<Long, List<CompletableFuture<Void>>> waiters = new TreeMap<>();
     private long durableOffset;
@@ -26,10 +28,12 @@ final class GroupCommit {
 
     /**
      * @param flushAll fsyncs everything written so far and returns the log end offset that is now durable
+     * @param onDurable told each time the durable end offset advances (outside any lock)
      * @param durableOffset the end offset already durable when the log was opened
      */
-    GroupCommit(LongSupplier flushAll, Executor executor, long durableOffset) {
+    GroupCommit(LongSupplier flushAll, LongConsumer onDurable, Executor executor, long durableOffset) {
         this.flushAll = flushAll;
+        this.onDurable = onDurable;
         this.executor = executor;
         this.durableOffset = durableOffset;
     }
@@ -88,14 +92,17 @@ final class GroupCommit {
 
     private void complete(long endOffset) {
         List<CompletableFuture<Void>> done = new ArrayList<>();
+        long durable;
         synchronized (this) {
             if (endOffset > durableOffset) {
                 durableOffset = endOffset;
             }
+            durable = durableOffset;
             Map<Long, List<CompletableFuture<Void>>> head = waiters.headMap(durableOffset, true);
             head.values().forEach(done::addAll);
             head.clear();
         }
+        onDurable.accept(durable);
         done.forEach(f -> f.complete(null));
     }
 }

@@ -51,6 +51,7 @@ public final class PartitionLog implements Closeable {
     private final ConcurrentSkipListMap<Long, LogSegment> segments = new ConcurrentSkipListMap<>();
     private final ProducerStateTable producers;
     private final GroupCommit groupCommit;
+    private final HighWatermarkWaiters waiters;
     private final List<PendingDelete> pendingDeletes = new ArrayList<>();
     private final boolean recoveredCleanly;
 
@@ -77,7 +78,9 @@ public final class PartitionLog implements Closeable {
         this.logEndOffset = segments.lastEntry().getValue().nextOffset();
         this.recoveredCleanly = loaded.wasClean();
         this.lastFlushMs = clock.millis();
-        this.groupCommit = new GroupCommit(this::flushActiveSegment, flusher, logEndOffset);
+        this.waiters = new HighWatermarkWaiters(logEndOffset);
+        this.groupCommit = new GroupCommit(
+                this::flushActiveSegment, durable -> waiters.advanceTo(highWatermark()), flusher, logEndOffset);
     }
 
     /**
@@ -147,6 +150,9 @@ public final class PartitionLog implements Closeable {
             logEndOffset = next;
             unflushedMessages += recordCount;
             FlushPolicy policy = config.flushPolicy();
+            if (!policy.syncsEveryAppend()) {
+                waiters.advanceTo(next);
+            }
             if (policy.syncsEveryAppend() || policy.messages() <= unflushedMessages) {
                 // Start the fsync now whether or not this producer waits for it (acks=0/1 do not): under the
                 // default policy nothing becomes visible to consumers before it is on disk.
@@ -298,6 +304,18 @@ public final class PartitionLog implements Closeable {
                 : logEndOffset;
     }
 
+    /**
+     * Completes when the high watermark passes {@code offset}, i.e. when a fetch at {@code offset} would
+     * return data; for Kafka's long poll. Pair with {@link #forgetWait} when the fetch gives up.
+     */
+    public CompletableFuture<Void> awaitData(long offset) {
+        return waiters.await(offset);
+    }
+
+    public void forgetWait(CompletableFuture<Void> wait) {
+        waiters.forget(wait);
+    }
+
     /** The first record with a timestamp at or after {@code timestamp}, or null when there is none. */
     public TimestampOffset offsetForTimestamp(long timestamp) {
         long start = logStartOffset;
@@ -312,6 +330,17 @@ public final class PartitionLog implements Closeable {
             }
         }
         return null;
+    }
+
+    /** The largest record timestamp in the log, or -1 when it is empty. */
+    public long maxTimestamp() {
+        long max = -1;
+        for (LogSegment s : segments.values()) {
+            if (s.nextOffset() > logStartOffset) {
+                max = Math.max(max, s.maxTimestamp());
+            }
+        }
+        return max;
     }
 
     /** Bytes in all segments. */

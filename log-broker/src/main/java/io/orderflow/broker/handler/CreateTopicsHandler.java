@@ -1,0 +1,91 @@
+package io.orderflow.broker.handler;
+
+import io.orderflow.broker.log.LogDirectory;
+import io.orderflow.broker.log.Topic;
+import io.orderflow.broker.log.TopicException;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.common.message.CreateTopicsRequestData;
+import org.apache.kafka.common.message.CreateTopicsResponseData;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.AbstractResponse;
+import org.apache.kafka.common.requests.CreateTopicsRequest;
+import org.apache.kafka.common.requests.CreateTopicsResponse;
+
+/**
+ * CreateTopics: partitions default to {@code num.partitions}, replication factor must be 1 or -1 (default),
+ * explicit replica assignments are refused, configs are validated; {@code validateOnly} checks without
+ * creating. The response carries the topic id, partition count and resulting configs (v5+).
+ */
+public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest> {
+    private final LogDirectory logs;
+    private final int defaultPartitions;
+
+    public CreateTopicsHandler(LogDirectory logs, int defaultPartitions) {
+        this.logs = logs;
+        this.defaultPartitions = defaultPartitions;
+    }
+
+    @Override
+    public AbstractResponse handle(ClientInfo client, CreateTopicsRequest request) {
+        CreateTopicsRequestData data = request.data();
+        CreateTopicsResponseData response = new CreateTopicsResponseData();
+        for (CreateTopicsRequestData.CreatableTopic t : data.topics()) {
+            CreateTopicsResponseData.CreatableTopicResult result =
+                    new CreateTopicsResponseData.CreatableTopicResult().setName(t.name());
+            try {
+                int partitions = t.numPartitions() == -1 ? defaultPartitions : t.numPartitions();
+                if (!t.assignments().isEmpty()) {
+                    throw new TopicException(
+                            TopicException.Reason.INVALID_PARTITIONS,
+                            t.name(),
+                            "Replica assignments are not supported by a single-node broker");
+                }
+                if (t.replicationFactor() != -1 && t.replicationFactor() != 1) {
+                    throw new TopicException(
+                            TopicException.Reason.INVALID_REPLICATION_FACTOR,
+                            t.name(),
+                            "Replication factor " + t.replicationFactor() + " is larger than the 1 available broker");
+                }
+                Map<String, String> configs = new HashMap<>();
+                t.configs().forEach(c -> configs.put(c.name(), c.value()));
+                Topic topic;
+                if (data.validateOnly()) {
+                    Topic.validateName(t.name());
+                    logs.defaults().with(configs);
+                    if (logs.topic(t.name()).isPresent()) {
+                        throw new TopicException(
+                                TopicException.Reason.ALREADY_EXISTS,
+                                t.name(),
+                                "Topic " + t.name() + " already exists");
+                    }
+                    topic = null;
+                } else {
+                    topic = logs.createTopic(t.name(), partitions, configs);
+                }
+                result.setErrorCode(Errors.NONE.code())
+                        .setNumPartitions(partitions)
+                        .setReplicationFactor((short) 1);
+                if (topic != null) {
+                    result.setTopicId(BrokerNode.kafkaId(topic.id()));
+                    topic.config()
+                            .toMap()
+                            .forEach((k, v) -> result.configs()
+                                    .add(new CreateTopicsResponseData.CreatableTopicConfigs()
+                                            .setName(k)
+                                            .setValue(v)
+                                            .setReadOnly(false)
+                                            .setIsSensitive(false)
+                                            .setConfigSource(
+                                                    topic.overrides().containsKey(k)
+                                                            ? (byte) 1 /* DYNAMIC_TOPIC_CONFIG */
+                                                            : (byte) 5 /* DEFAULT_CONFIG */)));
+                }
+            } catch (RuntimeException e) {
+                result.setErrorCode(ErrorTable.errorFor(e).code()).setErrorMessage(e.getMessage());
+            }
+            response.topics().add(result);
+        }
+        return new CreateTopicsResponse(response);
+    }
+}

@@ -1,0 +1,148 @@
+package io.orderflow.broker.handler;
+
+import io.orderflow.broker.log.FileRegion;
+import io.orderflow.broker.log.LogDirectory;
+import io.orderflow.broker.log.LogReadResult;
+import io.orderflow.broker.log.PartitionLog;
+import io.orderflow.broker.log.Topic;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.message.FetchRequestData;
+import org.apache.kafka.common.message.FetchResponseData;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.UnalignedFileRecords;
+import org.apache.kafka.common.requests.AbstractResponse;
+import org.apache.kafka.common.requests.FetchRequest;
+import org.apache.kafka.common.requests.FetchResponse;
+
+/**
+ * Fetch: reads each requested partition from its offset, up to the partition's and the request's byte limits
+ * (the first batch is always returned whole, as KIP-74 requires), and long-polls: while fewer than
+ * {@code min.bytes} are available it waits up to {@code max.wait.ms} for any requested partition to get data.
+ *
+ * <p>Fetch sessions (KIP-227) are declined: the response carries session id 0, so every fetch is a full fetch
+ * and its response lists exactly the requested partitions. Records go from the segment file to the socket
+ * without a copy. No transactions, so {@code read_committed} reads what {@code read_uncommitted} reads and the
+ * last stable offset is the high watermark.
+ */
+public final class FetchHandler implements ApiHandler<FetchRequest> {
+    private final LogDirectory logs;
+
+    public FetchHandler(LogDirectory logs) {
+        this.logs = logs;
+    }
+
+    private record Target(FetchResponseData.PartitionData response, PartitionLog log, long offset, int maxBytes) {}
+
+    @Override
+    public AbstractResponse handle(ClientInfo client, FetchRequest request) {
+        FetchRequestData data = request.data();
+        FetchResponseData response = new FetchResponseData().setSessionId(0).setErrorCode(Errors.NONE.code());
+        List<Target> targets = new ArrayList<>();
+        for (FetchRequestData.FetchTopic topicData : data.topics()) {
+            Optional<Topic> topic =
+                    topicData.topic() != null && !topicData.topic().isEmpty()
+                            ? logs.topic(topicData.topic())
+                            : logs.topic(BrokerNode.ourId(topicData.topicId()));
+            FetchResponseData.FetchableTopicResponse topicResponse = new FetchResponseData.FetchableTopicResponse()
+                    .setTopic(topicData.topic())
+                    .setTopicId(topicData.topicId() == null ? Uuid.ZERO_UUID : topicData.topicId());
+            Errors topicError = topic.isEmpty()
+                    ? (request.version() >= 13 ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION)
+                    : Errors.NONE;
+            for (FetchRequestData.FetchPartition p : topicData.partitions()) {
+                FetchResponseData.PartitionData partition = new FetchResponseData.PartitionData()
+                        .setPartitionIndex(p.partition())
+                        .setHighWatermark(-1)
+                        .setLastStableOffset(-1)
+                        .setLogStartOffset(-1)
+                        .setRecords(MemoryRecords.EMPTY);
+                topicResponse.partitions().add(partition);
+                Optional<PartitionLog> log = topic.flatMap(t -> logs.partition(t.name(), p.partition()));
+                if (topicError != Errors.NONE || log.isEmpty()) {
+                    partition.setErrorCode(
+                            (topicError != Errors.NONE ? topicError : Errors.UNKNOWN_TOPIC_OR_PARTITION).code());
+                    continue;
+                }
+                targets.add(new Target(partition, log.get(), p.fetchOffset(), p.partitionMaxBytes()));
+            }
+            response.responses().add(topicResponse);
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, data.maxWaitMs()));
+        int bytes = readAll(targets, data.maxBytes());
+        while (bytes < data.minBytes() && System.nanoTime() < deadline && !targets.isEmpty()) {
+            if (!awaitData(targets, deadline)) {
+                break;
+            }
+            bytes = readAll(targets, data.maxBytes());
+        }
+        return FetchResponse.of(response);
+    }
+
+    /** Reads every target afresh; returns the bytes gathered. */
+    private static int readAll(List<Target> targets, int requestMaxBytes) {
+        int total = 0;
+        for (Target t : targets) {
+            FetchResponseData.PartitionData partition = t.response();
+            try {
+                int budget = Math.min(t.maxBytes(), Math.max(0, requestMaxBytes - total));
+                LogReadResult result = t.log().read(t.offset(), total == 0 ? Math.max(1, budget) : budget, false);
+                FileRegion region = result.records();
+                if (total > 0 && region.size() > budget) {
+                    region = FileRegion.EMPTY; // only the first partition may exceed the limit
+                }
+                partition
+                        .setErrorCode(Errors.NONE.code())
+                        .setHighWatermark(result.highWatermark())
+                        .setLastStableOffset(result.highWatermark())
+                        .setLogStartOffset(result.logStartOffset())
+                        .setRecords(
+                                region.isEmpty()
+                                        ? MemoryRecords.EMPTY
+                                        : new UnalignedFileRecords(region.channel(), region.position(), region.size()));
+                total += region.size();
+            } catch (RuntimeException e) {
+                partition
+                        .setErrorCode(ErrorTable.errorFor(e).code())
+                        .setHighWatermark(t.log().highWatermark())
+                        .setLastStableOffset(t.log().highWatermark())
+                        .setLogStartOffset(t.log().logStartOffset())
+                        .setRecords(MemoryRecords.EMPTY);
+            }
+        }
+        return total;
+    }
+
+    /** Waits until any target's high watermark moves or the deadline passes; false if nothing came. */
+    private static boolean awaitData(List<Target> targets, long deadline) {
+        List<CompletableFuture<Void>> waits = new ArrayList<>();
+        for (Target t : targets) {
+            waits.add(t.log().awaitData(Math.max(t.offset(), t.log().highWatermark())));
+        }
+        try {
+            CompletableFuture.anyOf(waits.toArray(CompletableFuture[]::new))
+                    .get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            return false;
+        } catch (ExecutionException e) {
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } finally {
+            for (int i = 0; i < targets.size(); i++) {
+                if (!waits.get(i).isDone()) {
+                    targets.get(i).log().forgetWait(waits.get(i));
+                }
+            }
+        }
+    }
+}

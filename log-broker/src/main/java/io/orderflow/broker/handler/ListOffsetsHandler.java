@@ -1,0 +1,70 @@
+package io.orderflow.broker.handler;
+
+import io.orderflow.broker.log.LogDirectory;
+import io.orderflow.broker.log.PartitionLog;
+import io.orderflow.broker.log.TimestampOffset;
+import java.util.Optional;
+import org.apache.kafka.common.message.ListOffsetsRequestData;
+import org.apache.kafka.common.message.ListOffsetsResponseData;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.AbstractResponse;
+import org.apache.kafka.common.requests.ListOffsetsRequest;
+import org.apache.kafka.common.requests.ListOffsetsResponse;
+
+/**
+ * ListOffsets: earliest (-2) is the log start offset, latest (-1) the high watermark, max timestamp (-3) the
+ * first record carrying the log's largest timestamp, and a timestamp the first record at or after it (-1 and
+ * no timestamp when there is none), as Kafka answers.
+ */
+public final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequest> {
+    private final LogDirectory logs;
+
+    public ListOffsetsHandler(LogDirectory logs) {
+        this.logs = logs;
+    }
+
+    @Override
+    public AbstractResponse handle(ClientInfo client, ListOffsetsRequest request) {
+        ListOffsetsResponseData response = new ListOffsetsResponseData();
+        for (ListOffsetsRequestData.ListOffsetsTopic topic : request.data().topics()) {
+            ListOffsetsResponseData.ListOffsetsTopicResponse topicResponse =
+                    new ListOffsetsResponseData.ListOffsetsTopicResponse().setName(topic.name());
+            for (ListOffsetsRequestData.ListOffsetsPartition p : topic.partitions()) {
+                topicResponse.partitions().add(answer(topic.name(), p));
+            }
+            response.topics().add(topicResponse);
+        }
+        return new ListOffsetsResponse(response);
+    }
+
+    private ListOffsetsResponseData.ListOffsetsPartitionResponse answer(
+            String topic, ListOffsetsRequestData.ListOffsetsPartition p) {
+        ListOffsetsResponseData.ListOffsetsPartitionResponse r =
+                new ListOffsetsResponseData.ListOffsetsPartitionResponse()
+                        .setPartitionIndex(p.partitionIndex())
+                        .setTimestamp(-1)
+                        .setOffset(-1)
+                        .setLeaderEpoch(0);
+        Optional<PartitionLog> found = logs.partition(topic, p.partitionIndex());
+        if (found.isEmpty()) {
+            return r.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+        }
+        PartitionLog log = found.get();
+        long ts = p.timestamp();
+        if (ts == ListOffsetsRequest.EARLIEST_TIMESTAMP || ts == ListOffsetsRequest.EARLIEST_LOCAL_TIMESTAMP) {
+            return r.setOffset(log.logStartOffset());
+        }
+        if (ts == ListOffsetsRequest.LATEST_TIMESTAMP) {
+            return r.setOffset(log.highWatermark());
+        }
+        if (ts == ListOffsetsRequest.MAX_TIMESTAMP) {
+            TimestampOffset max = log.offsetForTimestamp(log.maxTimestamp());
+            return max == null ? r : r.setOffset(max.offset()).setTimestamp(max.timestamp());
+        }
+        if (ts < 0) {
+            return r.setErrorCode(Errors.UNSUPPORTED_VERSION.code());
+        }
+        TimestampOffset found0 = log.offsetForTimestamp(ts);
+        return found0 == null ? r : r.setOffset(found0.offset()).setTimestamp(found0.timestamp());
+    }
+}

@@ -1,0 +1,103 @@
+package io.orderflow.broker.handler;
+
+import io.orderflow.broker.log.LogDirectory;
+import io.orderflow.broker.log.Topic;
+import io.orderflow.broker.log.TopicException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.message.MetadataRequestData;
+import org.apache.kafka.common.message.MetadataResponseData;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.AbstractResponse;
+import org.apache.kafka.common.requests.MetadataRequest;
+import org.apache.kafka.common.requests.MetadataResponse;
+
+/**
+ * Metadata: this node is the only broker, the controller and the leader (epoch 0) of every partition.
+ * Unknown topics are created when the request allows it and {@code auto.create.topics.enable} is on, with
+ * {@code num.partitions} partitions, as Kafka does.
+ */
+public final class MetadataHandler implements ApiHandler<MetadataRequest> {
+    private final BrokerNode node;
+    private final LogDirectory logs;
+    private final boolean autoCreateTopics;
+    private final int defaultPartitions;
+
+    public MetadataHandler(BrokerNode node, LogDirectory logs, boolean autoCreateTopics, int defaultPartitions) {
+        this.node = node;
+        this.logs = logs;
+        this.autoCreateTopics = autoCreateTopics;
+        this.defaultPartitions = defaultPartitions;
+    }
+
+    @Override
+    public AbstractResponse handle(ClientInfo client, MetadataRequest request) {
+        MetadataRequestData data = request.data();
+        MetadataResponseData response =
+                new MetadataResponseData().setClusterId(node.clusterId()).setControllerId(node.nodeId());
+        response.brokers()
+                .add(new MetadataResponseData.MetadataResponseBroker()
+                        .setNodeId(node.nodeId())
+                        .setHost(node.host())
+                        .setPort(node.port()));
+        if (data.topics() == null) {
+            logs.topics().forEach(t -> response.topics().add(describe(t)));
+        } else {
+            for (MetadataRequestData.MetadataRequestTopic requested : data.topics()) {
+                response.topics().add(lookUp(requested, data.allowAutoTopicCreation()));
+            }
+        }
+        return new MetadataResponse(response, request.version());
+    }
+
+    private MetadataResponseData.MetadataResponseTopic lookUp(
+            MetadataRequestData.MetadataRequestTopic requested, boolean allowAutoCreate) {
+        String name = requested.name();
+        Uuid id = requested.topicId();
+        Optional<Topic> topic = name != null
+                ? logs.topic(name)
+                : (id == null || id.equals(Uuid.ZERO_UUID) ? Optional.empty() : logs.topic(BrokerNode.ourId(id)));
+        if (topic.isEmpty() && name != null && allowAutoCreate && autoCreateTopics) {
+            try {
+                topic = Optional.of(logs.createTopic(name, defaultPartitions, Map.of()));
+            } catch (TopicException e) {
+                if (e.reason() != TopicException.Reason.ALREADY_EXISTS) {
+                    return error(name, id, ErrorTable.errorFor(e));
+                }
+                topic = logs.topic(name); // another request created it meanwhile
+            }
+        }
+        if (topic.isEmpty()) {
+            return error(name, id, Errors.UNKNOWN_TOPIC_OR_PARTITION);
+        }
+        return describe(topic.get());
+    }
+
+    private MetadataResponseData.MetadataResponseTopic describe(Topic topic) {
+        List<MetadataResponseData.MetadataResponsePartition> partitions = new ArrayList<>();
+        for (int p = 0; p < topic.partitions(); p++) {
+            partitions.add(new MetadataResponseData.MetadataResponsePartition()
+                    .setPartitionIndex(p)
+                    .setLeaderId(node.nodeId())
+                    .setLeaderEpoch(0)
+                    .setReplicaNodes(List.of(node.nodeId()))
+                    .setIsrNodes(List.of(node.nodeId()))
+                    .setOfflineReplicas(List.of()));
+        }
+        return new MetadataResponseData.MetadataResponseTopic()
+                .setName(topic.name())
+                .setTopicId(BrokerNode.kafkaId(topic.id()))
+                .setIsInternal(false)
+                .setPartitions(partitions);
+    }
+
+    private static MetadataResponseData.MetadataResponseTopic error(String name, Uuid id, Errors error) {
+        return new MetadataResponseData.MetadataResponseTopic()
+                .setName(name)
+                .setTopicId(id == null ? Uuid.ZERO_UUID : id)
+                .setErrorCode(error.code());
+    }
+}

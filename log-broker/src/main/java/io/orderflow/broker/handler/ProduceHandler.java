@@ -1,0 +1,134 @@
+package io.orderflow.broker.handler;
+
+import io.orderflow.broker.log.AppendResult;
+import io.orderflow.broker.log.LogDirectory;
+import io.orderflow.broker.log.PartitionLog;
+import io.orderflow.broker.log.Topic;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.common.message.ProduceRequestData;
+import org.apache.kafka.common.message.ProduceResponseData;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.Record;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.requests.AbstractResponse;
+import org.apache.kafka.common.requests.ProduceRequest;
+import org.apache.kafka.common.requests.ProduceResponse;
+
+/**
+ * Produce: appends each partition's batches and answers by {@code acks}: 0 no answer, 1 once written, -1
+ * ({@code all}) once durable under the topic's flush policy (by default: fsynced). A partition that fails
+ * (unknown, corrupt batch, sequence error) fails alone; the others are still written.
+ */
+public final class ProduceHandler implements ApiHandler<ProduceRequest> {
+    private final LogDirectory logs;
+
+    public ProduceHandler(LogDirectory logs) {
+        this.logs = logs;
+    }
+
+    private record Pending(ProduceResponseData.PartitionProduceResponse response, CompletableFuture<Void> durable) {}
+
+    @Override
+    public AbstractResponse handle(ClientInfo client, ProduceRequest request) {
+        ProduceRequestData data = request.data();
+        short acks = data.acks();
+        ProduceResponseData response = new ProduceResponseData();
+        List<Pending> pending = new ArrayList<>();
+        boolean invalidAcks = acks != 0 && acks != 1 && acks != -1;
+        for (ProduceRequestData.TopicProduceData topicData : data.topicData()) {
+            Optional<Topic> topic =
+                    topicData.name() != null && !topicData.name().isEmpty()
+                            ? logs.topic(topicData.name())
+                            : logs.topic(BrokerNode.ourId(topicData.topicId()));
+            ProduceResponseData.TopicProduceResponse topicResponse = new ProduceResponseData.TopicProduceResponse()
+                    .setName(topicData.name())
+                    .setTopicId(topicData.topicId());
+            for (ProduceRequestData.PartitionProduceData partitionData : topicData.partitionData()) {
+                ProduceResponseData.PartitionProduceResponse partitionResponse =
+                        new ProduceResponseData.PartitionProduceResponse()
+                                .setIndex(partitionData.index())
+                                .setBaseOffset(-1)
+                                .setLogAppendTimeMs(-1)
+                                .setLogStartOffset(-1);
+                topicResponse.partitionResponses().add(partitionResponse);
+                if (invalidAcks) {
+                    partitionResponse.setErrorCode(Errors.INVALID_REQUIRED_ACKS.code());
+                    continue;
+                }
+                Optional<PartitionLog> log = topic.flatMap(t -> logs.partition(t.name(), partitionData.index()));
+                if (log.isEmpty()) {
+                    partitionResponse.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+                    continue;
+                }
+                try {
+                    MemoryRecords records = (MemoryRecords) partitionData.records();
+                    if (records == null || records.sizeInBytes() == 0) {
+                        partitionResponse
+                                .setErrorCode(Errors.INVALID_RECORD.code())
+                                .setErrorMessage("no records");
+                        continue;
+                    }
+                    if (log.get().config().cleanupPolicy().compacts() && hasRecordWithoutKey(records)) {
+                        partitionResponse
+                                .setErrorCode(Errors.INVALID_RECORD.code())
+                                .setErrorMessage("Compacted topic cannot accept a record without a key");
+                        continue;
+                    }
+                    ByteBuffer buffer = records.buffer();
+                    AppendResult result = log.get().append(buffer);
+                    partitionResponse.setBaseOffset(result.firstOffset()).setLogStartOffset(result.logStartOffset());
+                    if (acks == -1) {
+                        pending.add(new Pending(partitionResponse, log.get().awaitDurable(result.endOffset())));
+                    }
+                } catch (RuntimeException e) {
+                    partitionResponse
+                            .setErrorCode(ErrorTable.errorFor(e).code())
+                            .setErrorMessage(e.getMessage());
+                }
+            }
+            response.responses().add(topicResponse);
+        }
+        if (acks == 0) {
+            return null;
+        }
+        awaitDurability(pending, Math.max(0, data.timeoutMs()));
+        return new ProduceResponse(response);
+    }
+
+    private static void awaitDurability(List<Pending> pending, long timeoutMs) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        for (Pending p : pending) {
+            try {
+                p.durable().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException e) {
+                p.response().setErrorCode(Errors.REQUEST_TIMED_OUT.code()).setErrorMessage("not durable in time");
+            } catch (ExecutionException e) {
+                p.response()
+                        .setErrorCode(ErrorTable.errorFor(e.getCause()).code())
+                        .setErrorMessage(e.getCause().getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                p.response().setErrorCode(Errors.REQUEST_TIMED_OUT.code());
+            }
+        }
+    }
+
+    private static boolean hasRecordWithoutKey(MemoryRecords records) {
+        for (RecordBatch batch : records.batches()) {
+            for (Record record : batch) {
+                if (!record.hasKey()) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,117 @@
+package io.orderflow.broker.network;
+
+import io.orderflow.broker.handler.RequestDispatcher;
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The broker's TCP listener: one platform thread accepts, and every connection runs on its own virtual
+ * thread ({@link Connection}), so thousands of mostly idle clients cost little and a slow one delays nobody
+ * else. Closing stops accepting and closes every connection.
+ */
+public final class SocketServer implements Closeable {
+    private static final Logger log = LoggerFactory.getLogger(SocketServer.class);
+
+    private final ServerSocketChannel server;
+    private volatile RequestDispatcher dispatcher;
+    private final NetworkLimits limits;
+    private final NetworkStats stats = new NetworkStats();
+    private final Map<String, SocketChannel> open = new ConcurrentHashMap<>();
+    private final AtomicLong ids = new AtomicLong();
+    private final Thread acceptor;
+
+    private SocketServer(ServerSocketChannel server, NetworkLimits limits) {
+        this.server = server;
+        this.limits = limits;
+        this.acceptor = Thread.ofPlatform().name("broker-acceptor").daemon(true).unstarted(this::acceptLoop);
+    }
+
+    /**
+     * Binds {@code address} (port 0 picks a free one) without accepting yet, so the broker can advertise the
+     * real port before it serves anyone.
+     */
+    public static SocketServer bind(InetSocketAddress address, NetworkLimits limits) throws IOException {
+        ServerSocketChannel server = ServerSocketChannel.open();
+        server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+        server.bind(address, 1024);
+        return new SocketServer(server, limits);
+    }
+
+    /** Starts accepting connections and handing their requests to {@code requests}. */
+    public void start(RequestDispatcher requests) {
+        this.dispatcher = requests;
+        acceptor.start();
+    }
+
+    public int port() {
+        try {
+            return ((InetSocketAddress) server.getLocalAddress()).getPort();
+        } catch (IOException e) {
+            throw new IllegalStateException("Listener is closed", e);
+        }
+    }
+
+    public NetworkStats stats() {
+        return stats;
+    }
+
+    public int connectionCount() {
+        return open.size();
+    }
+
+    private void acceptLoop() {
+        while (server.isOpen()) {
+            try {
+                SocketChannel socket = server.accept();
+                if (open.size() >= limits.maxConnections()) {
+                    log.warn("Refusing a connection: max.connections={} reached", limits.maxConnections());
+                    socket.close();
+                    continue;
+                }
+                socket.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                String id = "conn-" + ids.incrementAndGet();
+                open.put(id, socket);
+                stats.accepted();
+                Connection connection = new Connection(id, socket, dispatcher, limits, stats, () -> open.remove(id));
+                Thread.ofVirtual().name(id).start(connection);
+            } catch (ClosedChannelException e) {
+                return;
+            } catch (IOException e) {
+                if (server.isOpen()) {
+                    log.warn("Accept failed: {}", e.toString());
+                }
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.close();
+        } catch (IOException e) {
+            log.debug("Closing the listener: {}", e.toString());
+        }
+        for (SocketChannel socket : open.values()) {
+            try {
+                socket.close();
+            } catch (IOException e) {
+                log.debug("Closing a connection: {}", e.toString());
+            }
+        }
+        try {
+            acceptor.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,167 @@
+package io.orderflow.broker.server;
+
+import io.orderflow.broker.handler.ApiVersionsHandler;
+import io.orderflow.broker.handler.BrokerNode;
+import io.orderflow.broker.handler.CreateTopicsHandler;
+import io.orderflow.broker.handler.FetchHandler;
+import io.orderflow.broker.handler.InitProducerIdHandler;
+import io.orderflow.broker.handler.ListOffsetsHandler;
+import io.orderflow.broker.handler.MetadataHandler;
+import io.orderflow.broker.handler.ProduceHandler;
+import io.orderflow.broker.handler.RequestDispatcher;
+import io.orderflow.broker.log.LogCleaner;
+import io.orderflow.broker.log.LogDirectory;
+import io.orderflow.broker.log.LogFiles;
+import io.orderflow.broker.log.PartitionLog;
+import io.orderflow.broker.log.ProducerIds;
+import io.orderflow.broker.network.SocketServer;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One running broker: storage, handlers and the listener, wired together, plus the housekeeping schedule
+ * (retention, compaction, {@code flush.ms}).
+ *
+ * <p>Start-up recovers every partition (see {@code LogLoader}) before the listener accepts anyone. A clean
+ * {@link #close()} stops accepting, closes connections, then closes every log, leaving each partition's
+ * clean-shutdown marker so the next start skips validation. A crash leaves no marker and the next start
+ * validates the tails.
+ */
+public final class Broker implements Closeable {
+    private static final Logger log = LoggerFactory.getLogger(Broker.class);
+
+    private final BrokerConfig config;
+    private final BrokerNode node;
+    private final LogDirectory logs;
+    private final SocketServer server;
+    private final ExecutorService flusher;
+    private final ScheduledExecutorService scheduler;
+    private final LogCleaner cleaner;
+    private final RequestDispatcher dispatcher;
+
+    private Broker(BrokerConfig config, Clock clock) throws IOException {
+        this.config = config;
+        Files.createDirectories(config.dataDir());
+        String clusterId = clusterId(config.dataDir());
+        this.flusher = Executors.newFixedThreadPool(
+                2, Thread.ofPlatform().name("log-flusher-", 0).daemon(true).factory());
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().name("broker-scheduler").daemon(true).factory());
+        this.logs = LogDirectory.open(config.dataDir(), config.logDefaults(), clock, LogFiles.real(), flusher);
+        this.cleaner = new LogCleaner(clock);
+        ProducerIds producerIds = ProducerIds.open(config.dataDir(), LogFiles.real());
+        this.server = SocketServer.bind(new InetSocketAddress(config.listenHost(), config.port()), config.limits());
+        int advertisedPort = config.advertisedPort() > 0 ? config.advertisedPort() : server.port();
+        this.node = new BrokerNode(config.nodeId(), config.advertisedHost(), advertisedPort, clusterId);
+
+        AtomicReference<RequestDispatcher> self = new AtomicReference<>();
+        this.dispatcher = RequestDispatcher.builder()
+                .register(ApiKeys.API_VERSIONS, 4, new ApiVersionsHandler(self::get))
+                .register(
+                        ApiKeys.METADATA,
+                        13,
+                        new MetadataHandler(node, logs, config.autoCreateTopics(), config.numPartitions()))
+                .register(ApiKeys.PRODUCE, 13, new ProduceHandler(logs))
+                .register(ApiKeys.FETCH, 18, new FetchHandler(logs))
+                .register(ApiKeys.LIST_OFFSETS, 7, new ListOffsetsHandler(logs))
+                .register(ApiKeys.INIT_PRODUCER_ID, 5, new InitProducerIdHandler(producerIds))
+                .register(ApiKeys.CREATE_TOPICS, 7, new CreateTopicsHandler(logs, config.numPartitions()))
+                .build();
+        self.set(dispatcher);
+
+        long interval = config.retentionCheckIntervalMs();
+        scheduler.scheduleWithFixedDelay(this::housekeeping, interval, interval, TimeUnit.MILLISECONDS);
+        server.start(dispatcher);
+        log.info(
+                "Broker {} serving Kafka clients on {}:{} (advertised {}:{}), data in {}",
+                node.nodeId(),
+                config.listenHost(),
+                server.port(),
+                node.host(),
+                node.port(),
+                config.dataDir().toAbsolutePath());
+    }
+
+    public static Broker start(BrokerConfig config, Clock clock) {
+        try {
+            return new Broker(config, clock);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot start the broker: " + e.getMessage(), e);
+        }
+    }
+
+    private void housekeeping() {
+        try {
+            logs.tick();
+            for (PartitionLog partition : logs.partitions()) {
+                if (partition.config().cleanupPolicy().compacts()) {
+                    cleaner.clean(partition);
+                }
+            }
+        } catch (RuntimeException e) {
+            log.error("Housekeeping failed", e);
+        }
+    }
+
+    private static String clusterId(Path dataDir) throws IOException {
+        Path file = dataDir.resolve("cluster-id");
+        if (Files.exists(file)) {
+            return Files.readString(file, StandardCharsets.US_ASCII).trim();
+        }
+        UUID uuid = UUID.randomUUID();
+        String id = new org.apache.kafka.common.Uuid(uuid.getMostSignificantBits(), uuid.getLeastSignificantBits())
+                .toString();
+        Files.writeString(file, id, StandardCharsets.US_ASCII);
+        return id;
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    public BrokerNode node() {
+        return node;
+    }
+
+    public LogDirectory logs() {
+        return logs;
+    }
+
+    public BrokerConfig config() {
+        return config;
+    }
+
+    public SocketServer server() {
+        return server;
+    }
+
+    @Override
+    public void close() {
+        log.info("Broker {} shutting down", node.nodeId());
+        server.close();
+        scheduler.shutdownNow();
+        try {
+            scheduler.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        logs.close();
+        flusher.shutdown();
+        log.info("Broker {} stopped cleanly", node.nodeId());
+    }
+}
