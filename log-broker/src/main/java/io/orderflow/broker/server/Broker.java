@@ -53,6 +53,9 @@ public final class Broker implements Closeable {
     private final ScheduledExecutorService scheduler;
     private final LogCleaner cleaner;
     private final RequestDispatcher dispatcher;
+    private final RequestMetrics requestMetrics = new RequestMetrics();
+    private final MetricsServer metrics;
+    private volatile boolean serving;
 
     private Broker(BrokerConfig config, Clock clock) throws IOException {
         this.config = config;
@@ -81,12 +84,18 @@ public final class Broker implements Closeable {
                 .register(ApiKeys.LIST_OFFSETS, 7, new ListOffsetsHandler(logs))
                 .register(ApiKeys.INIT_PRODUCER_ID, 5, new InitProducerIdHandler(producerIds))
                 .register(ApiKeys.CREATE_TOPICS, 7, new CreateTopicsHandler(logs, config.numPartitions()))
+                .requestTimer(requestMetrics::record)
                 .build();
         self.set(dispatcher);
 
         long interval = config.retentionCheckIntervalMs();
         scheduler.scheduleWithFixedDelay(this::housekeeping, interval, interval, TimeUnit.MILLISECONDS);
+        this.metrics = config.metricsPort() < 0
+                ? null
+                : MetricsServer.start(
+                        config.listenHost(), config.metricsPort(), requestMetrics, server.stats(), logs, () -> serving);
         server.start(dispatcher);
+        serving = true;
         log.info(
                 "Broker {} serving Kafka clients on {}:{} (advertised {}:{}), data in {}",
                 node.nodeId(),
@@ -150,10 +159,19 @@ public final class Broker implements Closeable {
         return server;
     }
 
+    /** The port of {@code /metrics} and {@code /health}, or -1 when disabled. */
+    public int metricsPort() {
+        return metrics == null ? -1 : metrics.port();
+    }
+
     @Override
     public void close() {
         log.info("Broker {} shutting down", node.nodeId());
+        serving = false;
         server.close();
+        if (metrics != null) {
+            metrics.close();
+        }
         scheduler.shutdownNow();
         try {
             scheduler.awaitTermination(10, TimeUnit.SECONDS);

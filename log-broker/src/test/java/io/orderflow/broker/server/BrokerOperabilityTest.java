@@ -1,0 +1,113 @@
+package io.orderflow.broker.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class BrokerOperabilityTest {
+    @TempDir
+    Path dataDir;
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    private HttpResponse<String> get(int port, String path) throws Exception {
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void exposesHealthAndPrometheusMetricsForRequestsBytesAndPartitions() throws Exception {
+        BrokerConfig config = BrokerConfig.from(Map.of(
+                "port", "0",
+                "listen.host", "127.0.0.1",
+                "advertised.host", "127.0.0.1",
+                "log.dirs", dataDir.toString(),
+                "metrics.port", "0"));
+        try (Broker broker = Broker.start(config, Clock.systemUTC())) {
+            String bootstrap = "127.0.0.1:" + broker.port();
+            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+                admin.createTopics(List.of(new NewTopic("metered", 2, (short) 1)))
+                        .all()
+                        .get(30, TimeUnit.SECONDS);
+            }
+            Properties p = new Properties();
+            p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+            try (KafkaProducer<String, String> producer =
+                    new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
+                for (int i = 0; i < 5; i++) {
+                    producer.send(new ProducerRecord<>("metered", 1, "k", "v" + i))
+                            .get(30, TimeUnit.SECONDS);
+                }
+            }
+
+            HttpResponse<String> health = get(broker.metricsPort(), "/health");
+            HttpResponse<String> metrics = get(broker.metricsPort(), "/metrics");
+
+            assertThat(health.statusCode()).isEqualTo(200);
+            assertThat(health.body()).isEqualTo("ok\n");
+            assertThat(metrics.statusCode()).isEqualTo(200);
+            assertThat(metrics.body())
+                    .contains("orderflow_broker_log_end_offset{topic=\"metered\",partition=\"1\"} 5\n")
+                    .contains("orderflow_broker_log_end_offset{topic=\"metered\",partition=\"0\"} 0\n")
+                    .containsPattern("orderflow_broker_request_seconds_count\\{api=\"Produce\"} [1-9]")
+                    .containsPattern("orderflow_broker_bytes_in_total [1-9]")
+                    .containsPattern("orderflow_broker_log_size_bytes\\{topic=\"metered\",partition=\"1\"} [1-9]");
+        }
+    }
+
+    @Test
+    void cleanShutdownLeavesTheMarkerSoTheNextStartSkipsValidation() throws Exception {
+        BrokerConfig config = BrokerConfig.from(
+                Map.of("port", "0", "listen.host", "127.0.0.1", "log.dirs", dataDir.toString(), "metrics.port", "-1"));
+        try (Broker broker = Broker.start(config, Clock.systemUTC())) {
+            broker.logs().createTopic("t", 1, Map.of());
+        }
+        assertThat(Files.exists(dataDir.resolve("t-0").resolve("clean-shutdown")))
+                .isTrue();
+        try (Broker again = Broker.start(config, Clock.systemUTC())) {
+            assertThat(again.logs().partition("t", 0).orElseThrow().recoveredCleanly())
+                    .isTrue();
+        }
+    }
+
+    @Test
+    void helpListsEverySettingWithItsDefault() throws Exception {
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        PrintStream original = System.out;
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            BrokerMain.main(new String[] {"--help"});
+        } finally {
+            System.setOut(original);
+        }
+        String help = captured.toString(StandardCharsets.UTF_8);
+        for (String key : BrokerConfig.KEYS.keySet()) {
+            assertThat(help).contains(key);
+        }
+        assertThat(help).contains("(default: 9092)");
+    }
+}
