@@ -76,10 +76,8 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
                                             .setValue(v)
                                             .setReadOnly(false)
                                             .setIsSensitive(false)
-                                            .setConfigSource(
-                                                    topic.overrides().containsKey(k)
-                                                            ? (byte) 1 /* DYNAMIC_TOPIC_CONFIG */
-                                                            : (byte) 5 /* DEFAULT_CONFIG */)));
+                                            .setConfigSource(TopicConfigCatalog.topicSource(topic, k, logs.defaults())
+                                                    .id())));
                 }
             } catch (RuntimeException e) {
                 result.setErrorCode(ErrorTable.errorFor(e).code()).setErrorMessage(e.getMessage());

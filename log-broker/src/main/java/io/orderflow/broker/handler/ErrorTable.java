@@ -34,6 +34,7 @@ public final class ErrorTable {
                 switch (te.reason()) {
                     case ALREADY_EXISTS -> Errors.TOPIC_ALREADY_EXISTS;
                     case UNKNOWN_TOPIC_OR_PARTITION -> Errors.UNKNOWN_TOPIC_OR_PARTITION;
+                    case UNKNOWN_TOPIC_ID -> Errors.UNKNOWN_TOPIC_ID;
                     case INVALID_NAME -> Errors.INVALID_TOPIC_EXCEPTION;
                     case INVALID_PARTITIONS -> Errors.INVALID_PARTITIONS;
                     case INVALID_REPLICATION_FACTOR -> Errors.INVALID_REPLICATION_FACTOR;

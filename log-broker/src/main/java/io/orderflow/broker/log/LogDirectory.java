@@ -142,8 +142,12 @@ public final class LogDirectory implements Closeable {
         }
     }
 
-    /** Deletes a topic and all its data. */
-    public void deleteTopic(String name) {
+    /**
+     * Deletes a topic and all its data.
+     *
+     * @return the topic as it was
+     */
+    public Topic deleteTopic(String name) {
         synchronized (changes) {
             Topic topic = existing(name);
             try {
@@ -161,21 +165,31 @@ public final class LogDirectory implements Closeable {
                     partition.deleteDirectory();
                 }
             }
-            log.info("Deleted topic {}", name);
+            log.info("Deleted topic {} (id {})", name, topic.id());
+            return topic;
+        }
+    }
+
+    /**
+     * Deletes the topic with this id, and only it: a topic deleted and re-created under the same name meanwhile
+     * has another id and is left alone.
+     *
+     * @return the topic as it was
+     */
+    public Topic deleteTopic(UUID id) {
+        synchronized (changes) {
+            Topic topic = topicsById.get(id);
+            if (topic == null) {
+                throw new TopicException(TopicException.Reason.UNKNOWN_TOPIC_ID, null, "No topic has the id " + id);
+            }
+            return deleteTopic(topic.name());
         }
     }
 
     /** Grows a topic to {@code total} partitions; Kafka never shrinks one. */
     public Topic addPartitions(String name, int total) {
         synchronized (changes) {
-            Topic topic = existing(name);
-            if (total <= topic.partitions()) {
-                throw new TopicException(
-                        TopicException.Reason.INVALID_PARTITIONS,
-                        name,
-                        "Topic " + name + " has " + topic.partitions() + " partitions; the new count " + total
-                                + " must be larger");
-            }
+            Topic topic = checkAddPartitions(name, total);
             Topic grown = new Topic(name, topic.id(), total, topic.overrides(), topic.config());
             writeTopic(grown);
             register(grown);
@@ -184,6 +198,23 @@ public final class LogDirectory implements Closeable {
             }
             return grown;
         }
+    }
+
+    /**
+     * The checks {@link #addPartitions} makes, changing nothing (CreatePartitions with {@code validateOnly}).
+     *
+     * @return the topic as it is
+     */
+    public Topic checkAddPartitions(String name, int total) {
+        Topic topic = existing(name);
+        if (total <= topic.partitions()) {
+            throw new TopicException(
+                    TopicException.Reason.INVALID_PARTITIONS,
+                    name,
+                    "Topic " + name + " has " + topic.partitions() + " partitions; the new count " + total
+                            + " must be larger");
+        }
+        return topic;
     }
 
     /**

@@ -9,6 +9,7 @@ public final class TopicException extends LogException {
     public enum Reason {
         ALREADY_EXISTS,
         UNKNOWN_TOPIC_OR_PARTITION,
+        UNKNOWN_TOPIC_ID,
         INVALID_NAME,
         INVALID_PARTITIONS,
         INVALID_REPLICATION_FACTOR

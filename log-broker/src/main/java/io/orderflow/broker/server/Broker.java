@@ -2,8 +2,14 @@ package io.orderflow.broker.server;
 
 import io.orderflow.broker.handler.ApiVersionsHandler;
 import io.orderflow.broker.handler.BrokerNode;
+import io.orderflow.broker.handler.CreatePartitionsHandler;
 import io.orderflow.broker.handler.CreateTopicsHandler;
+import io.orderflow.broker.handler.DeleteRecordsHandler;
+import io.orderflow.broker.handler.DeleteTopicsHandler;
+import io.orderflow.broker.handler.DescribeClusterHandler;
+import io.orderflow.broker.handler.DescribeConfigsHandler;
 import io.orderflow.broker.handler.FetchHandler;
+import io.orderflow.broker.handler.IncrementalAlterConfigsHandler;
 import io.orderflow.broker.handler.InitProducerIdHandler;
 import io.orderflow.broker.handler.ListOffsetsHandler;
 import io.orderflow.broker.handler.MetadataHandler;
@@ -84,6 +90,12 @@ public final class Broker implements Closeable {
                 .register(ApiKeys.LIST_OFFSETS, 7, new ListOffsetsHandler(logs))
                 .register(ApiKeys.INIT_PRODUCER_ID, 5, new InitProducerIdHandler(producerIds))
                 .register(ApiKeys.CREATE_TOPICS, 7, new CreateTopicsHandler(logs, config.numPartitions()))
+                .register(ApiKeys.DELETE_TOPICS, 6, new DeleteTopicsHandler(logs))
+                .register(ApiKeys.CREATE_PARTITIONS, 3, new CreatePartitionsHandler(logs))
+                .register(ApiKeys.DELETE_RECORDS, 2, new DeleteRecordsHandler(logs))
+                .register(ApiKeys.DESCRIBE_CONFIGS, 4, new DescribeConfigsHandler(node, logs))
+                .register(ApiKeys.INCREMENTAL_ALTER_CONFIGS, 1, new IncrementalAlterConfigsHandler(logs))
+                .register(ApiKeys.DESCRIBE_CLUSTER, 2, new DescribeClusterHandler(node))
                 .requestTimer(requestMetrics::record)
                 .build();
         self.set(dispatcher);

@@ -52,14 +52,7 @@ class BrokerWithKafkaClientsTest {
     }
 
     static Broker startBroker(Path dataDir) {
-        return Broker.start(
-                BrokerConfig.from(Map.of(
-                        "port", "0",
-                        "listen.host", "127.0.0.1",
-                        "advertised.host", "127.0.0.1",
-                        "log.dirs", dataDir.toString(),
-                        "metrics.port", "-1")),
-                Clock.systemUTC());
+        return Broker.start(TestBroker.config(dataDir, Map.of()), Clock.systemUTC());
     }
 
     private String bootstrap() {

@@ -1,0 +1,65 @@
+package io.orderflow.broker.log;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LogDirectoryTest {
+    @TempDir
+    Path dataDir;
+
+    private final ExecutorService flusher = Executors.newSingleThreadExecutor();
+    private LogDirectory logs;
+
+    @AfterEach
+    void close() {
+        if (logs != null) {
+            logs.close();
+        }
+        flusher.shutdown();
+    }
+
+    private LogDirectory open() {
+        logs = LogDirectory.open(dataDir, LogConfig.defaults(), new ManualClock(0), LogFiles.real(), flusher);
+        return logs;
+    }
+
+    @Test
+    void deletionByIdLeavesARecreatedNamesakeAlone() {
+        LogDirectory logs = open();
+        UUID first = logs.createTopic("orders", 1, Map.of()).id();
+        logs.deleteTopic("orders");
+        Topic second = logs.createTopic("orders", 2, Map.of());
+
+        assertThatThrownBy(() -> logs.deleteTopic(first))
+                .isInstanceOfSatisfying(
+                        TopicException.class,
+                        e -> assertThat(e.reason()).isEqualTo(TopicException.Reason.UNKNOWN_TOPIC_ID));
+        assertThat(logs.topic("orders")).contains(second);
+
+        assertThat(logs.deleteTopic(second.id())).isEqualTo(second);
+        assertThat(logs.topic("orders")).isEmpty();
+        assertThat(logs.partition("orders", 1)).isEmpty();
+    }
+
+    @Test
+    void checkingPartitionGrowthChangesNothing() {
+        LogDirectory logs = open();
+        logs.createTopic("orders", 2, Map.of());
+
+        assertThat(logs.checkAddPartitions("orders", 3).partitions()).isEqualTo(2);
+        assertThat(logs.partition("orders", 2)).isEmpty();
+        assertThatThrownBy(() -> logs.checkAddPartitions("orders", 2))
+                .isInstanceOfSatisfying(
+                        TopicException.class,
+                        e -> assertThat(e.reason()).isEqualTo(TopicException.Reason.INVALID_PARTITIONS));
+    }
+}
