@@ -2,23 +2,41 @@ package io.orderflow.platform;
 
 import java.nio.file.Path;
 
-/** The launcher's command line. */
-public record LaunchOptions(boolean help, Path postgresDirectory, int postgresPort) {
+/**
+ * The launcher's command line.
+ *
+ * <p>A port of 0 means "any free port" (the report then prints the real one); the broker and its metrics
+ * default to the ports Kafka users expect, 9092 and 9404, so clients and scrapers need no configuration.
+ */
+public record LaunchOptions(
+        boolean help, Path postgresDirectory, int postgresPort, Path brokerDirectory, int brokerPort, int metricsPort) {
 
     public static final Path DEFAULT_POSTGRES_DIRECTORY = Path.of(".orderflow", "postgres");
+    public static final Path DEFAULT_BROKER_DIRECTORY = Path.of(".orderflow", "broker");
+    public static final int DEFAULT_BROKER_PORT = 9092;
+    public static final int DEFAULT_METRICS_PORT = 9404;
 
     public static final String USAGE = """
-            Usage: run-platform [--postgres-dir DIR] [--postgres-port PORT] [--help]
+            Usage: run-platform [--broker-dir DIR] [--broker-port PORT] [--metrics-port PORT]
+                                [--postgres-dir DIR] [--postgres-port PORT] [--help]
 
             Starts every part of the orderflow platform that exists, on this machine and without Docker, and
             keeps it running until Ctrl-C or SIGTERM, then stops it cleanly.
 
-            Today that is PostgreSQL with one database per service (order, inventory, notification, analytics).
+            Today that is our Kafka-protocol log broker (clients connect to localhost:9092) and PostgreSQL with
+            one database per service (order, inventory, notification, analytics).
 
+              --broker-dir DIR      where the log broker keeps its topics and partitions, kept across restarts
+                                    (default: .orderflow/broker under the working directory)
+              --broker-port PORT    Kafka protocol port of the broker, on 127.0.0.1 (default: 9092)
+              --metrics-port PORT   HTTP port of the broker's /metrics (Prometheus) and /health
+                                    (default: 9404)
               --postgres-dir DIR    where the embedded PostgreSQL keeps its binaries, data and log
                                     (default: .orderflow/postgres under the working directory)
               --postgres-port PORT  port of the embedded PostgreSQL (default: any free port)
               --help                print this text
+
+            A PORT of 0 picks any free port; the startup report prints the one in use.
 
             To use an existing PostgreSQL instead of the embedded one, set
               ORDERFLOW_POSTGRES_URL       admin database URL, e.g. jdbc:postgresql://localhost:5432/postgres
@@ -28,30 +46,47 @@ public record LaunchOptions(boolean help, Path postgresDirectory, int postgresPo
             """;
 
     public static LaunchOptions defaults() {
-        return new LaunchOptions(false, DEFAULT_POSTGRES_DIRECTORY, 0);
+        return new LaunchOptions(
+                false,
+                DEFAULT_POSTGRES_DIRECTORY,
+                0,
+                DEFAULT_BROKER_DIRECTORY,
+                DEFAULT_BROKER_PORT,
+                DEFAULT_METRICS_PORT);
     }
 
-    /** Accepts {@code --option value} and {@code --option=value}. */
+    /** Accepts {@code --option value} and {@code --option=value}; a later occurrence of an option wins. */
     public static LaunchOptions parse(String... args) {
-        LaunchOptions options = defaults();
+        LaunchOptions defaults = defaults();
+        boolean help = defaults.help;
+        Path postgresDirectory = defaults.postgresDirectory;
+        int postgresPort = defaults.postgresPort;
+        Path brokerDirectory = defaults.brokerDirectory;
+        int brokerPort = defaults.brokerPort;
+        int metricsPort = defaults.metricsPort;
         for (int i = 0; i < args.length; i++) {
             String argument = args[i];
-            String name = argument.contains("=") ? argument.substring(0, argument.indexOf('=')) : argument;
+            boolean inline = argument.contains("=");
+            String name = inline ? argument.substring(0, argument.indexOf('=')) : argument;
             switch (name) {
-                case "--help", "-h" ->
-                    options = new LaunchOptions(true, options.postgresDirectory, options.postgresPort);
-                case "--postgres-dir" -> {
-                    String value = argument.contains("=") ? valueAfterEquals(argument) : nextValue(args, i++);
-                    options = new LaunchOptions(options.help, Path.of(value), options.postgresPort);
-                }
-                case "--postgres-port" -> {
-                    String value = argument.contains("=") ? valueAfterEquals(argument) : nextValue(args, i++);
-                    options = new LaunchOptions(options.help, options.postgresDirectory, port(value));
-                }
+                case "--help", "-h" -> help = true;
+                case "--postgres-dir" ->
+                    postgresDirectory = Path.of(inline ? valueAfterEquals(argument) : nextValue(args, i++));
+                case "--postgres-port" ->
+                    postgresPort = port(name, inline ? valueAfterEquals(argument) : nextValue(args, i++));
+                case "--broker-dir" ->
+                    brokerDirectory = Path.of(inline ? valueAfterEquals(argument) : nextValue(args, i++));
+                case "--broker-port" ->
+                    brokerPort = port(name, inline ? valueAfterEquals(argument) : nextValue(args, i++));
+                case "--metrics-port" ->
+                    metricsPort = port(name, inline ? valueAfterEquals(argument) : nextValue(args, i++));
                 default -> throw new InvalidArgumentsException("Unknown argument '" + argument + "'.");
             }
         }
-        return options;
+        requireDistinct("--broker-port", brokerPort, "--metrics-port", metricsPort);
+        requireDistinct("--broker-port", brokerPort, "--postgres-port", postgresPort);
+        requireDistinct("--metrics-port", metricsPort, "--postgres-port", postgresPort);
+        return new LaunchOptions(help, postgresDirectory, postgresPort, brokerDirectory, brokerPort, metricsPort);
     }
 
     private static String valueAfterEquals(String argument) {
@@ -69,16 +104,23 @@ public record LaunchOptions(boolean help, Path postgresDirectory, int postgresPo
         return args[optionIndex + 1];
     }
 
-    private static int port(String value) {
+    private static int port(String option, String value) {
         try {
             int port = Integer.parseInt(value);
-            if (port >= 1 && port <= 65535) {
+            if (port >= 0 && port <= 65535) {
                 return port;
             }
         } catch (NumberFormatException e) {
             // reported below
         }
         throw new InvalidArgumentsException(
-                "'--postgres-port " + value + "': the port must be a number from 1 to 65535.");
+                "'" + option + " " + value + "': the port must be a number from 0 to 65535 (0 picks any free port).");
+    }
+
+    private static void requireDistinct(String option, int port, String otherOption, int otherPort) {
+        if (port != 0 && port == otherPort) {
+            throw new InvalidArgumentsException(
+                    "'" + option + "' and '" + otherOption + "' are both " + port + "; each needs its own port.");
+        }
     }
 }

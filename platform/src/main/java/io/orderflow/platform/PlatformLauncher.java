@@ -9,7 +9,8 @@ import java.util.concurrent.CountDownLatch;
  *
  * <p>Starts a {@link LocalPlatform}, prints a {@link StartupReport} and a final line saying it is ready (scripts
  * wait for "is ready"), then parks the main thread. Ctrl-C or SIGTERM runs the shutdown hook, which stops
- * everything in order and says so; {@code kill -9} leaves an orphaned postmaster, which the next start reclaims.
+ * everything in reverse order of start and says so. {@code kill -9} leaves an orphaned postmaster, which the next
+ * start reclaims, and broker partitions without their clean-shutdown marker, which the next start validates.
  * Exit codes: 0 after a clean stop or {@code --help}, 1 if the platform did not start, 2 for a bad command line.
  */
 public final class PlatformLauncher {

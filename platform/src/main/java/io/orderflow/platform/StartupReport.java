@@ -6,15 +6,32 @@ import io.orderflow.postgres.PostgresDatabase;
 /** What the launcher tells the developer once everything is up: what runs where, and what does not exist yet. */
 final class StartupReport {
 
-    static final String NOT_BUILT_YET = "Not built yet: the log broker, order-service, outbox-relay, inventory-service,"
-            + " notification-service and analytics-service come with later issues; only their databases exist today.";
+    static final String NOT_BUILT_YET = "Not built yet: the services (order-service, outbox-relay, and the consumers"
+            + " inventory-service, notification-service and analytics-service) come with later issues;"
+            + " only their databases exist today.";
 
     private StartupReport() {}
 
     static String render(LocalPlatform platform) {
-        LocalPostgres postgres = platform.postgres();
         StringBuilder report = new StringBuilder();
         report.append("orderflow platform (local, no Docker)\n\n");
+        renderBroker(report, platform);
+        report.append('\n');
+        renderPostgres(report, platform);
+        report.append('\n').append(NOT_BUILT_YET).append('\n');
+        return report.toString();
+    }
+
+    private static void renderBroker(StringBuilder report, LocalPlatform platform) {
+        report.append("Log broker (Kafka protocol)  in this JVM, stopped with it\n");
+        row(report, "bootstrap", platform.bootstrapServers() + "  (bootstrap.servers for any Kafka client)");
+        row(report, "metrics", platform.metricsUri() + "  (Prometheus)");
+        row(report, "health", platform.healthUri().toString());
+        row(report, "data", platform.broker().config().dataDir().toAbsolutePath() + "  (kept across restarts)");
+    }
+
+    private static void renderPostgres(StringBuilder report, LocalPlatform platform) {
+        LocalPostgres postgres = platform.postgres();
         report.append("PostgreSQL ")
                 .append(postgres.serverVersion())
                 .append(
@@ -30,11 +47,9 @@ final class StartupReport {
             report.append(String.format(
                     "  %-22s %-22s %s%n", database.serviceName(), database.databaseName(), database.jdbcUrl()));
         }
-        report.append('\n').append(NOT_BUILT_YET).append('\n');
-        return report.toString();
     }
 
     private static void row(StringBuilder report, String label, String value) {
-        report.append(String.format("  %-8s %s%n", label, value));
+        report.append(String.format("  %-10s %s%n", label, value));
     }
 }

@@ -9,27 +9,60 @@ import org.junit.jupiter.api.Test;
 class LaunchOptionsTest {
 
     @Test
-    void defaultsToAnEmbeddedServerUnderTheWorkingDirectoryOnAFreePort() {
+    void defaultsToEmbeddedPartsUnderTheWorkingDirectoryAndTheKafkaPorts() {
         LaunchOptions options = LaunchOptions.parse();
 
         assertThat(options.help()).isFalse();
         assertThat(options.postgresDirectory()).isEqualTo(Path.of(".orderflow", "postgres"));
         assertThat(options.postgresPort()).isZero();
+        assertThat(options.brokerDirectory()).isEqualTo(Path.of(".orderflow", "broker"));
+        assertThat(options.brokerPort()).isEqualTo(9092);
+        assertThat(options.metricsPort()).isEqualTo(9404);
     }
 
     @Test
     void acceptsOptionsWithSeparateOrInlineValues() {
-        assertThat(LaunchOptions.parse("--postgres-dir", "/var/tmp/pg", "--postgres-port", "15432"))
-                .isEqualTo(new LaunchOptions(false, Path.of("/var/tmp/pg"), 15432));
-        assertThat(LaunchOptions.parse("--postgres-dir=/var/tmp/pg", "--postgres-port=15432"))
-                .isEqualTo(new LaunchOptions(false, Path.of("/var/tmp/pg"), 15432));
+        LaunchOptions expected =
+                new LaunchOptions(false, Path.of("/var/tmp/pg"), 15432, Path.of("/var/tmp/log"), 19092, 0);
+
+        assertThat(LaunchOptions.parse(
+                        "--postgres-dir", "/var/tmp/pg",
+                        "--postgres-port", "15432",
+                        "--broker-dir", "/var/tmp/log",
+                        "--broker-port", "19092",
+                        "--metrics-port", "0"))
+                .isEqualTo(expected);
+        assertThat(LaunchOptions.parse(
+                        "--postgres-dir=/var/tmp/pg",
+                        "--postgres-port=15432",
+                        "--broker-dir=/var/tmp/log",
+                        "--broker-port=19092",
+                        "--metrics-port=0"))
+                .isEqualTo(expected);
+    }
+
+    @Test
+    void acceptsPortZeroForAnyFreePort() {
+        LaunchOptions options =
+                LaunchOptions.parse("--broker-port", "0", "--metrics-port", "0", "--postgres-port", "0");
+
+        assertThat(options.brokerPort()).isZero();
+        assertThat(options.metricsPort()).isZero();
+        assertThat(options.postgresPort()).isZero();
     }
 
     @Test
     void recognisesHelp() {
         assertThat(LaunchOptions.parse("--help").help()).isTrue();
         assertThat(LaunchOptions.parse("-h").help()).isTrue();
-        assertThat(LaunchOptions.USAGE).contains("--postgres-dir", "--postgres-port", "ORDERFLOW_POSTGRES_URL");
+        assertThat(LaunchOptions.USAGE)
+                .contains(
+                        "--broker-dir",
+                        "--broker-port",
+                        "--metrics-port",
+                        "--postgres-dir",
+                        "--postgres-port",
+                        "ORDERFLOW_POSTGRES_URL");
     }
 
     @Test
@@ -40,15 +73,34 @@ class LaunchOptionsTest {
     }
 
     @Test
-    void rejectsMissingAndInvalidValues() {
+    void rejectsMissingAndInvalidValuesNamingTheOption() {
         assertThatThrownBy(() -> LaunchOptions.parse("--postgres-dir"))
                 .isInstanceOf(InvalidArgumentsException.class)
                 .hasMessageContaining("'--postgres-dir' needs a value");
+        assertThatThrownBy(() -> LaunchOptions.parse("--broker-dir="))
+                .isInstanceOf(InvalidArgumentsException.class)
+                .hasMessageContaining("'--broker-dir=' needs a value");
         assertThatThrownBy(() -> LaunchOptions.parse("--postgres-port", "70000"))
                 .isInstanceOf(InvalidArgumentsException.class)
-                .hasMessageContaining("70000");
+                .hasMessageContaining("'--postgres-port 70000'");
         assertThatThrownBy(() -> LaunchOptions.parse("--postgres-port=five"))
                 .isInstanceOf(InvalidArgumentsException.class)
                 .hasMessageContaining("five");
+        assertThatThrownBy(() -> LaunchOptions.parse("--broker-port", "-1"))
+                .isInstanceOf(InvalidArgumentsException.class)
+                .hasMessageContaining("'--broker-port -1'");
+        assertThatThrownBy(() -> LaunchOptions.parse("--metrics-port=65536"))
+                .isInstanceOf(InvalidArgumentsException.class)
+                .hasMessageContaining("'--metrics-port 65536'");
+    }
+
+    @Test
+    void rejectsTwoPartsOnTheSamePort() {
+        assertThatThrownBy(() -> LaunchOptions.parse("--metrics-port", "9092"))
+                .isInstanceOf(InvalidArgumentsException.class)
+                .hasMessageContaining("'--broker-port' and '--metrics-port' are both 9092");
+        assertThatThrownBy(() -> LaunchOptions.parse("--postgres-port", "9404"))
+                .isInstanceOf(InvalidArgumentsException.class)
+                .hasMessageContaining("'--metrics-port' and '--postgres-port' are both 9404");
     }
 }
