@@ -25,7 +25,8 @@ import org.apache.kafka.common.requests.FetchResponse;
 /**
  * Fetch: reads each requested partition from its offset, up to the partition's and the request's byte limits
  * (the first batch is always returned whole, as KIP-74 requires), and long-polls: while fewer than
- * {@code min.bytes} are available it waits up to {@code max.wait.ms} for any requested partition to get data.
+ * {@code min.bytes} are available it waits up to {@code max.wait.ms} for any requested partition to get data,
+ * unless a partition is unknown or cannot be read (then it answers at once, as Kafka does).
  *
  * <p>Fetch sessions (KIP-227) are declined: the response carries session id 0, so every fetch is a full fetch
  * and its response lists exactly the requested partitions. Records go from the segment file to the socket
@@ -46,6 +47,7 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
         FetchRequestData data = request.data();
         FetchResponseData response = new FetchResponseData().setSessionId(0).setErrorCode(Errors.NONE.code());
         List<Target> targets = new ArrayList<>();
+        boolean unknownPartitions = false;
         for (FetchRequestData.FetchTopic topicData : data.topics()) {
             Optional<Topic> topic =
                     topicData.topic() != null && !topicData.topic().isEmpty()
@@ -69,6 +71,7 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
                 if (topicError != Errors.NONE || log.isEmpty()) {
                     partition.setErrorCode(
                             (topicError != Errors.NONE ? topicError : Errors.UNKNOWN_TOPIC_OR_PARTITION).code());
+                    unknownPartitions = true;
                     continue;
                 }
                 targets.add(new Target(partition, log.get(), p.fetchOffset(), p.partitionMaxBytes()));
@@ -77,13 +80,23 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, data.maxWaitMs()));
         int bytes = readAll(targets, data.maxBytes());
-        while (bytes < data.minBytes() && System.nanoTime() < deadline && !targets.isEmpty()) {
+        // As Kafka does, a partition that cannot be read ends the wait at once: waiting fixes neither an unknown
+        // partition nor an offset out of range, and the client should hear of it now, not after max.wait.ms.
+        while (bytes < data.minBytes()
+                && !unknownPartitions
+                && !anyFailed(targets)
+                && System.nanoTime() < deadline
+                && !targets.isEmpty()) {
             if (!awaitData(targets, deadline)) {
                 break;
             }
             bytes = readAll(targets, data.maxBytes());
         }
         return FetchResponse.of(response);
+    }
+
+    private static boolean anyFailed(List<Target> targets) {
+        return targets.stream().anyMatch(t -> t.response().errorCode() != Errors.NONE.code());
     }
 
     /** Reads every target afresh; returns the bytes gathered. */

@@ -76,6 +76,9 @@ public final class ProduceHandler implements ApiHandler<ProduceRequest> {
                                 .setErrorMessage("no records");
                         continue;
                     }
+                    // Kafka's own checks for v3+: exactly one v2 batch per partition, zstd only from v7. Several
+                    // batches would also let a duplicate first batch hide new ones behind its old offsets.
+                    ProduceRequest.validateRecords(request.version(), records);
                     if (log.get().config().cleanupPolicy().compacts() && hasRecordWithoutKey(records)) {
                         partitionResponse
                                 .setErrorCode(Errors.INVALID_RECORD.code())
@@ -123,6 +126,7 @@ public final class ProduceHandler implements ApiHandler<ProduceRequest> {
 
     private static boolean hasRecordWithoutKey(MemoryRecords records) {
         for (RecordBatch batch : records.batches()) {
+            batch.ensureValid(); // the CRC first: never decompress bytes that are not what the producer sent
             for (Record record : batch) {
                 if (!record.hasKey()) {
                     return true;

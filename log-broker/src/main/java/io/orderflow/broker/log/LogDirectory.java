@@ -44,6 +44,8 @@ public final class LogDirectory implements Closeable {
     private static final Logger log = LoggerFactory.getLogger(LogDirectory.class);
     private static final String TOPICS_DIR = "topics";
     private static final String SUFFIX = ".properties";
+    /** More partitions than a laptop broker can sensibly keep open; also bounds what one request can ask. */
+    public static final int MAX_PARTITIONS_PER_TOPIC = 10_000;
 
     private final Path dataDir;
     private final LogConfig defaults;
@@ -119,11 +121,11 @@ public final class LogDirectory implements Closeable {
     /** Creates a topic with {@code partitions} partitions and the given configuration overrides. */
     public Topic createTopic(String name, int partitions, Map<String, String> overrides) {
         Topic.validateName(name);
-        if (partitions < 1) {
+        if (partitions < 1 || partitions > MAX_PARTITIONS_PER_TOPIC) {
             throw new TopicException(
                     TopicException.Reason.INVALID_PARTITIONS,
                     name,
-                    "Topic " + name + " needs at least one partition, not " + partitions);
+                    "Topic " + name + " needs 1 to " + MAX_PARTITIONS_PER_TOPIC + " partitions, not " + partitions);
         }
         LogConfig config = defaults.with(overrides);
         synchronized (changes) {
@@ -213,6 +215,12 @@ public final class LogDirectory implements Closeable {
                     name,
                     "Topic " + name + " has " + topic.partitions() + " partitions; the new count " + total
                             + " must be larger");
+        }
+        if (total > MAX_PARTITIONS_PER_TOPIC) {
+            throw new TopicException(
+                    TopicException.Reason.INVALID_PARTITIONS,
+                    name,
+                    "Topic " + name + " may have at most " + MAX_PARTITIONS_PER_TOPIC + " partitions, not " + total);
         }
         return topic;
     }

@@ -135,6 +135,12 @@ public final class PartitionLog implements Closeable {
                 BatchHeader withOffset = h.withBaseOffset(next);
                 BatchMetadata duplicate = producerAppend.check(withOffset);
                 if (duplicate != null) {
+                    if (headers.size() > 1) {
+                        // Kafka's clients send one batch per partition; a retry mixed with new batches would
+                        // have the new ones acknowledged unwritten, so refuse the whole append.
+                        throw new InvalidRecordBatchException(
+                                name, "a retried batch may not share an append with other batches");
+                    }
                     return new AppendResult(duplicate.firstOffset(), duplicate.lastOffset(), logStartOffset, true);
                 }
                 buf.putLong(position, next);

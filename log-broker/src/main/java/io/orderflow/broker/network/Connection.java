@@ -21,6 +21,7 @@ import org.slf4j.LoggerFactory;
  */
 final class Connection implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(Connection.class);
+    private static final int INITIAL_FRAME_BYTES = 64 * 1024;
 
     private final String id;
     private final SocketChannel socket;
@@ -68,9 +69,7 @@ final class Connection implements Runnable {
                     stats.rejected();
                     return;
                 }
-                ByteBuffer frame = ByteBuffer.allocate(size);
-                readFully(frame, false);
-                frame.flip();
+                ByteBuffer frame = readFrame(size);
                 stats.received(4L + size);
                 RequestDispatcher.Reply reply = dispatcher.dispatch(client, frame);
                 Send send = reply.send();
@@ -94,6 +93,23 @@ final class Connection implements Runnable {
         } finally {
             close();
         }
+    }
+
+    /**
+     * Reads a frame of {@code size} bytes. The buffer grows as the bytes arrive instead of being sized by the
+     * size field alone: otherwise four bytes claiming {@code socket.request.max.bytes} would reserve that much
+     * heap per connection, and a few hundred idle connections could exhaust it.
+     */
+    private ByteBuffer readFrame(int size) throws IOException {
+        ByteBuffer frame = ByteBuffer.allocate(Math.min(size, INITIAL_FRAME_BYTES));
+        readFully(frame, false);
+        while (frame.capacity() < size) {
+            ByteBuffer larger = ByteBuffer.allocate((int) Math.min(size, 2L * frame.capacity()));
+            larger.put(frame.flip());
+            readFully(larger, false);
+            frame = larger;
+        }
+        return frame.flip();
     }
 
     /** Fills the buffer; false if the stream ended before any byte was read and {@code eofOk}. */

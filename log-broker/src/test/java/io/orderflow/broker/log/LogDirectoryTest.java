@@ -62,4 +62,20 @@ class LogDirectoryTest {
                         TopicException.class,
                         e -> assertThat(e.reason()).isEqualTo(TopicException.Reason.INVALID_PARTITIONS));
     }
+
+    @org.junit.jupiter.api.Test
+    void refusesMorePartitionsThanTheCapInOneRequest(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        try (LogDirectory logs = LogDirectory.open(
+                dir, LogConfig.defaults(), java.time.Clock.systemUTC(), LogFiles.real(), Runnable::run)) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                            () -> logs.createTopic("huge", Integer.MAX_VALUE, java.util.Map.of()))
+                    .isInstanceOf(TopicException.class)
+                    .hasMessageContaining("1 to " + LogDirectory.MAX_PARTITIONS_PER_TOPIC);
+            logs.createTopic("small", 1, java.util.Map.of());
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                            () -> logs.addPartitions("small", LogDirectory.MAX_PARTITIONS_PER_TOPIC + 1))
+                    .isInstanceOf(TopicException.class);
+            org.assertj.core.api.Assertions.assertThat(logs.partitions()).hasSize(1);
+        }
+    }
 }

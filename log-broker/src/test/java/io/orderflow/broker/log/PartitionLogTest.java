@@ -293,6 +293,18 @@ class PartitionLogTest {
     }
 
     @Test
+    void refusesARetriedBatchMixedWithNewOnesAndWritesNothing() {
+        PartitionLog log = open(LogConfig.defaults());
+        appendDurably(log, TestBatches.idempotent(7, (short) 0, 0, T0, "k", "a"));
+
+        assertThatThrownBy(() -> log.append(TestBatches.concat(
+                        TestBatches.idempotent(7, (short) 0, 0, T0, "k", "a"),
+                        TestBatches.idempotent(7, (short) 0, 1, T0, "k", "b"))))
+                .isInstanceOf(InvalidRecordBatchException.class);
+        assertThat(log.logEndOffset()).isEqualTo(1);
+    }
+
+    @Test
     void idempotentRetryIsStillRecognisedAfterACleanAndAnUncleanRestart() {
         PartitionLog log = open(LogConfig.defaults());
         appendDurably(log, TestBatches.idempotent(7, (short) 0, 0, T0, "k", "a"));

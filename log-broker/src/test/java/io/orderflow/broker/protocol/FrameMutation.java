@@ -1,0 +1,153 @@
+package io.orderflow.broker.protocol;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.List;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+
+/**
+ * One change to a frame, as a fuzzer makes them: a flipped bit, a length or count field overwritten with a
+ * value near a limit, a truncation, bytes inserted or deleted. Positions wrap around the frame's length, so any
+ * mutation applies to any frame; records, so jqwik reports and shrinks them readably.
+ */
+public sealed interface FrameMutation {
+    byte[] apply(byte[] frame);
+
+    /** Applies {@code mutations} in order. */
+    static byte[] applyAll(byte[] frame, List<FrameMutation> mutations) {
+        byte[] f = frame;
+        for (FrameMutation m : mutations) {
+            f = m.apply(f);
+        }
+        return f;
+    }
+
+    record FlipBit(int position, int bit) implements FrameMutation {
+        public byte[] apply(byte[] f) {
+            if (f.length == 0) {
+                return f;
+            }
+            byte[] m = f.clone();
+            m[position % m.length] ^= (byte) (1 << bit);
+            return m;
+        }
+    }
+
+    /** Overwrites 1, 2 or 4 bytes with a value, as if a length, count or size field said something else. */
+    record OverwriteField(int position, int width, int value) implements FrameMutation {
+        public byte[] apply(byte[] f) {
+            if (f.length < width) {
+                return f;
+            }
+            byte[] m = f.clone();
+            ByteBuffer buf = ByteBuffer.wrap(m);
+            int at = position % (m.length - width + 1);
+            switch (width) {
+                case 1 -> buf.put(at, (byte) value);
+                case 2 -> buf.putShort(at, (short) value);
+                default -> buf.putInt(at, value);
+            }
+            return m;
+        }
+    }
+
+    /** Overwrites bytes with an unsigned varint, the length encoding of flexible versions. */
+    record OverwriteVarint(int position, int value) implements FrameMutation {
+        public byte[] apply(byte[] f) {
+            byte[] varint = unsignedVarint(value);
+            if (f.length < varint.length) {
+                return f;
+            }
+            byte[] m = f.clone();
+            System.arraycopy(varint, 0, m, position % (m.length - varint.length + 1), varint.length);
+            return m;
+        }
+    }
+
+    record Truncate(int keep) implements FrameMutation {
+        public byte[] apply(byte[] f) {
+            return Arrays.copyOf(f, f.length == 0 ? 0 : keep % f.length);
+        }
+    }
+
+    record Insert(int position, byte[] bytes) implements FrameMutation {
+        public byte[] apply(byte[] f) {
+            int at = f.length == 0 ? 0 : position % (f.length + 1);
+            byte[] m = new byte[f.length + bytes.length];
+            System.arraycopy(f, 0, m, 0, at);
+            System.arraycopy(bytes, 0, m, at, bytes.length);
+            System.arraycopy(f, at, m, at + bytes.length, f.length - at);
+            return m;
+        }
+
+        @Override
+        public String toString() {
+            return "Insert[position=" + position + ", bytes=" + Arrays.toString(bytes) + "]";
+        }
+    }
+
+    record Delete(int position, int length) implements FrameMutation {
+        public byte[] apply(byte[] f) {
+            if (f.length == 0) {
+                return f;
+            }
+            int at = position % f.length;
+            int n = Math.min(length, f.length - at);
+            byte[] m = new byte[f.length - n];
+            System.arraycopy(f, 0, m, 0, at);
+            System.arraycopy(f, at + n, m, at, f.length - at - n);
+            return m;
+        }
+    }
+
+    /** Any one mutation, with field values near the limits a decoder must check. */
+    static Arbitrary<FrameMutation> arbitrary() {
+        Arbitrary<Integer> position = Arbitraries.integers().between(0, 100_000);
+        Arbitrary<Integer> interesting = Arbitraries.oneOf(
+                Arbitraries.of(
+                        -1,
+                        0,
+                        1,
+                        2,
+                        127,
+                        128,
+                        255,
+                        0x7FFF,
+                        0x8000,
+                        0xFFFF,
+                        1_000_000,
+                        0x7FFF_FFF0,
+                        Integer.MAX_VALUE,
+                        Integer.MIN_VALUE),
+                Arbitraries.integers());
+        return Arbitraries.oneOf(
+                Combinators.combine(position, Arbitraries.integers().between(0, 7))
+                        .as(FlipBit::new),
+                Combinators.combine(position, Arbitraries.of(1, 2, 4), interesting)
+                        .as(OverwriteField::new),
+                Combinators.combine(position, interesting).as(OverwriteVarint::new),
+                position.map(Truncate::new),
+                Combinators.combine(
+                                position,
+                                Arbitraries.bytes()
+                                        .array(byte[].class)
+                                        .ofMinSize(1)
+                                        .ofMaxSize(16))
+                        .as(Insert::new),
+                Combinators.combine(position, Arbitraries.integers().between(1, 16))
+                        .as(Delete::new));
+    }
+
+    private static byte[] unsignedVarint(int value) {
+        ByteBuffer buf = ByteBuffer.allocate(5);
+        long v = value & 0xFFFF_FFFFL;
+        while ((v & ~0x7FL) != 0) {
+            buf.put((byte) ((v & 0x7F) | 0x80));
+            v >>>= 7;
+        }
+        buf.put((byte) v);
+        return Arrays.copyOf(buf.array(), buf.position());
+    }
+}

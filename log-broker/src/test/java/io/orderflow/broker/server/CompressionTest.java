@@ -1,0 +1,138 @@
+package io.orderflow.broker.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.orderflow.broker.network.WireClient;
+import io.orderflow.broker.protocol.RequestCorpus;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.CompressionType;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.record.internal.SimpleRecord;
+import org.apache.kafka.common.requests.RequestHeader;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Every codec Kafka producers use (gzip, snappy, lz4, zstd): a stock producer's compressed batches are stored
+ * compressed with the producer's codec, exactly as sent, and a stock consumer reads the records back. The broker
+ * never recompresses; it only checks each batch's CRC, which covers the compressed bytes.
+ */
+class CompressionTest {
+    @TempDir
+    static Path dataDir;
+
+    private static TestBroker broker;
+
+    @BeforeAll
+    static void start() {
+        broker = TestBroker.start(dataDir);
+    }
+
+    @AfterAll
+    static void stop() {
+        broker.close();
+    }
+
+    @ParameterizedTest
+    @EnumSource(
+            value = CompressionType.class,
+            names = {"GZIP", "SNAPPY", "LZ4", "ZSTD"})
+    void aProducersCompressedBatchesAreStoredWithItsCodecAndReadBack(CompressionType codec) throws Exception {
+        String topic = "compressed-" + codec.name;
+        broker.createTopic(topic, 1, Map.of());
+        List<String> sent = new ArrayList<>();
+        try (KafkaProducer<String, String> producer = producer(codec)) {
+            List<Future<RecordMetadata>> acks = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                String value = String.format(Locale.ROOT, "%s order %04d: two widgets, one gadget", codec.name, i);
+                acks.add(producer.send(new ProducerRecord<>(topic, "order-" + i, value)));
+                sent.add(value);
+            }
+            for (Future<RecordMetadata> ack : acks) {
+                ack.get(30, TimeUnit.SECONDS);
+            }
+        }
+
+        List<RecordBatch> stored = new ArrayList<>();
+        LogContents.batches(broker.broker(), topic, 0).batches().forEach(stored::add);
+        assertThat(stored).isNotEmpty().allSatisfy(batch -> {
+            assertThat(batch.compressionType()).isEqualTo(codec);
+            assertThat(batch.isValid()).isTrue();
+        });
+        assertThat(stored).anySatisfy(batch -> assertThat(batch.countOrNull()).isGreaterThan(1));
+        assertThat(LogContents.consume(broker, topic, 1, sent.size()).stream()
+                        .map(ConsumerRecord::value)
+                        .toList())
+                .containsExactlyElementsOf(sent);
+    }
+
+    @ParameterizedTest
+    @EnumSource(
+            value = CompressionType.class,
+            names = {"GZIP", "SNAPPY", "LZ4", "ZSTD"})
+    void storesACompressedBatchByteForByteAsSent(CompressionType codec) throws Exception {
+        String topic = "as-sent-" + codec.name;
+        broker.createTopic(topic, 1, Map.of());
+        List<SimpleRecord> records = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            records.add(new SimpleRecord(
+                    ("k" + i).getBytes(), ("value " + i + " ").repeat(10).getBytes()));
+        }
+        MemoryRecords batch =
+                MemoryRecords.withRecords(Compression.of(codec).build(), records.toArray(SimpleRecord[]::new));
+        byte[] sent = bytes(batch.buffer());
+
+        try (WireClient client = WireClient.connect(broker.broker().port())) {
+            RequestHeader header = client.send(
+                    RequestCorpus.produce(
+                            new RequestCorpus.Target(topic, LogContents.topicId(broker.broker(), topic)),
+                            batch,
+                            (short) -1,
+                            (short) 13),
+                    1);
+            assertThat(client.receive(header).errorCounts()).containsOnlyKeys(Errors.NONE);
+        }
+
+        byte[] stored = bytes(LogContents.batches(broker.broker(), topic, 0).buffer());
+        // Only the base offset (the first 8 bytes, outside the CRC) is the broker's to assign; it was 0 already.
+        assertThat(stored).isEqualTo(sent);
+    }
+
+    /** The stock idempotent {@code acks=all} producer, compressing with {@code codec}, lingering to fill batches. */
+    private static KafkaProducer<String, String> producer(CompressionType codec) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap());
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, codec.name);
+        p.put(ProducerConfig.LINGER_MS_CONFIG, "50");
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, "65536");
+        return new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
+    }
+
+    private static byte[] bytes(ByteBuffer buffer) {
+        byte[] bytes = new byte[buffer.remaining()];
+        buffer.duplicate().get(bytes);
+        return bytes;
+    }
+}
