@@ -1,20 +1,34 @@
 package io.orderflow.broker.server;
 
+import io.orderflow.broker.group.GroupCoordinator;
+import io.orderflow.broker.group.GroupCoordinatorConfig;
+import io.orderflow.broker.group.GroupStore;
 import io.orderflow.broker.handler.ApiVersionsHandler;
 import io.orderflow.broker.handler.BrokerNode;
 import io.orderflow.broker.handler.CreatePartitionsHandler;
 import io.orderflow.broker.handler.CreateTopicsHandler;
+import io.orderflow.broker.handler.DeleteGroupsHandler;
 import io.orderflow.broker.handler.DeleteRecordsHandler;
 import io.orderflow.broker.handler.DeleteTopicsHandler;
 import io.orderflow.broker.handler.DescribeClusterHandler;
 import io.orderflow.broker.handler.DescribeConfigsHandler;
+import io.orderflow.broker.handler.DescribeGroupsHandler;
 import io.orderflow.broker.handler.FetchHandler;
+import io.orderflow.broker.handler.FindCoordinatorHandler;
+import io.orderflow.broker.handler.HeartbeatHandler;
 import io.orderflow.broker.handler.IncrementalAlterConfigsHandler;
 import io.orderflow.broker.handler.InitProducerIdHandler;
+import io.orderflow.broker.handler.JoinGroupHandler;
+import io.orderflow.broker.handler.LeaveGroupHandler;
+import io.orderflow.broker.handler.ListGroupsHandler;
 import io.orderflow.broker.handler.ListOffsetsHandler;
 import io.orderflow.broker.handler.MetadataHandler;
+import io.orderflow.broker.handler.OffsetCommitHandler;
+import io.orderflow.broker.handler.OffsetDeleteHandler;
+import io.orderflow.broker.handler.OffsetFetchHandler;
 import io.orderflow.broker.handler.ProduceHandler;
 import io.orderflow.broker.handler.RequestDispatcher;
+import io.orderflow.broker.handler.SyncGroupHandler;
 import io.orderflow.broker.log.LogCleaner;
 import io.orderflow.broker.log.LogDirectory;
 import io.orderflow.broker.log.LogFiles;
@@ -59,6 +73,8 @@ public final class Broker implements Closeable {
     private final ScheduledExecutorService scheduler;
     private final LogCleaner cleaner;
     private final RequestDispatcher dispatcher;
+    private final PartitionLog offsetsLog;
+    private final GroupCoordinator groups;
     private final RequestMetrics requestMetrics = new RequestMetrics();
     private final MetricsServer metrics;
     private volatile boolean serving;
@@ -74,6 +90,12 @@ public final class Broker implements Closeable {
         this.logs = LogDirectory.open(config.dataDir(), config.logDefaults(), clock, LogFiles.real(), flusher);
         this.cleaner = new LogCleaner(clock);
         ProducerIds producerIds = ProducerIds.open(config.dataDir(), LogFiles.real());
+        this.offsetsLog = GroupStore.openLog(config.dataDir(), clock, LogFiles.real(), flusher);
+        this.groups = new GroupCoordinator(
+                offsetsLog,
+                GroupCoordinatorConfig.defaults()
+                        .withInitialRebalanceDelayMs(Math.toIntExact(config.groupInitialRebalanceDelayMs())),
+                clock);
         this.server = SocketServer.bind(new InetSocketAddress(config.listenHost(), config.port()), config.limits());
         int advertisedPort = config.advertisedPort() > 0 ? config.advertisedPort() : server.port();
         this.node = new BrokerNode(config.nodeId(), config.advertisedHost(), advertisedPort, clusterId);
@@ -96,16 +118,34 @@ public final class Broker implements Closeable {
                 .register(ApiKeys.DESCRIBE_CONFIGS, 4, new DescribeConfigsHandler(node, logs))
                 .register(ApiKeys.INCREMENTAL_ALTER_CONFIGS, 1, new IncrementalAlterConfigsHandler(logs))
                 .register(ApiKeys.DESCRIBE_CLUSTER, 2, new DescribeClusterHandler(node))
+                .register(ApiKeys.FIND_COORDINATOR, 6, new FindCoordinatorHandler(node))
+                .register(ApiKeys.JOIN_GROUP, 9, new JoinGroupHandler(groups))
+                .register(ApiKeys.SYNC_GROUP, 5, new SyncGroupHandler(groups))
+                .register(ApiKeys.HEARTBEAT, 4, new HeartbeatHandler(groups))
+                .register(ApiKeys.LEAVE_GROUP, 5, new LeaveGroupHandler(groups))
+                .register(ApiKeys.OFFSET_COMMIT, 2, 10, new OffsetCommitHandler(groups, logs))
+                .register(ApiKeys.OFFSET_FETCH, 1, 10, new OffsetFetchHandler(groups, logs))
+                .register(ApiKeys.LIST_GROUPS, 5, new ListGroupsHandler(groups))
+                .register(ApiKeys.DESCRIBE_GROUPS, 6, new DescribeGroupsHandler(groups))
+                .register(ApiKeys.DELETE_GROUPS, 2, new DeleteGroupsHandler(groups))
+                .register(ApiKeys.OFFSET_DELETE, 0, new OffsetDeleteHandler(groups, logs))
                 .requestTimer(requestMetrics::record)
                 .build();
         self.set(dispatcher);
 
         long interval = config.retentionCheckIntervalMs();
         scheduler.scheduleWithFixedDelay(this::housekeeping, interval, interval, TimeUnit.MILLISECONDS);
+        scheduler.scheduleWithFixedDelay(this::groupTimers, 100, 100, TimeUnit.MILLISECONDS);
         this.metrics = config.metricsPort() < 0
                 ? null
                 : MetricsServer.start(
-                        config.listenHost(), config.metricsPort(), requestMetrics, server.stats(), logs, () -> serving);
+                        config.listenHost(),
+                        config.metricsPort(),
+                        requestMetrics,
+                        server.stats(),
+                        logs,
+                        () -> serving,
+                        new GroupLagMetrics(groups, logs));
         server.start(dispatcher);
         serving = true;
         log.info(
@@ -126,9 +166,20 @@ public final class Broker implements Closeable {
         }
     }
 
+    private void groupTimers() {
+        try {
+            groups.tick();
+        } catch (RuntimeException e) {
+            log.error("Group coordinator timers failed", e);
+        }
+    }
+
     private void housekeeping() {
         try {
             logs.tick();
+            offsetsLog.deleteRetainedSegments();
+            offsetsLog.tick();
+            cleaner.clean(offsetsLog);
             for (PartitionLog partition : logs.partitions()) {
                 if (partition.config().cleanupPolicy().compacts()) {
                     cleaner.clean(partition);
@@ -190,6 +241,8 @@ public final class Broker implements Closeable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        groups.close();
+        offsetsLog.close();
         logs.close();
         flusher.shutdown();
         log.info("Broker {} stopped cleanly", node.nodeId());

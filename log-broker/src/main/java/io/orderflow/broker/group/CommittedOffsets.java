@@ -1,0 +1,135 @@
+package io.orderflow.broker.group;
+
+import io.orderflow.broker.group.GroupRecord.OffsetCommit;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * The committed offsets of every group, as the log's offset records leave them: the latest value per
+ * (group, topic, partition). The same {@link #apply} builds this map at start-up replay and keeps it current
+ * after each commit, so a restart cannot come back with different offsets.
+ *
+ * <p>Not thread-safe: guarded by the coordinator's lock.
+ */
+final class CommittedOffsets {
+    /** group → topic → partition → offset; topics and partitions sorted, so OffsetFetch answers in order. */
+    private final Map<String, Map<String, Map<Integer, CommittedOffset>>> byGroup = new HashMap<>();
+
+    void apply(OffsetCommit record) {
+        if (record.value() != null) {
+            byGroup.computeIfAbsent(record.groupId(), g -> new TreeMap<>())
+                    .computeIfAbsent(record.topic(), t -> new TreeMap<>())
+                    .put(record.partition(), record.value());
+            return;
+        }
+        Map<String, Map<Integer, CommittedOffset>> topics = byGroup.get(record.groupId());
+        if (topics == null) {
+            return;
+        }
+        Map<Integer, CommittedOffset> partitions = topics.get(record.topic());
+        if (partitions != null) {
+            partitions.remove(record.partition());
+            if (partitions.isEmpty()) {
+                topics.remove(record.topic());
+            }
+        }
+        if (topics.isEmpty()) {
+            byGroup.remove(record.groupId());
+        }
+    }
+
+    CommittedOffset get(String groupId, String topic, int partition) {
+        Map<String, Map<Integer, CommittedOffset>> topics = byGroup.get(groupId);
+        Map<Integer, CommittedOffset> partitions = topics == null ? null : topics.get(topic);
+        return partitions == null ? null : partitions.get(partition);
+    }
+
+    /** The group's offsets by topic and partition; empty when it has none. */
+    Map<String, Map<Integer, CommittedOffset>> of(String groupId) {
+        return Collections.unmodifiableMap(byGroup.getOrDefault(groupId, Map.of()));
+    }
+
+    boolean hasOffsets(String groupId) {
+        return byGroup.containsKey(groupId);
+    }
+
+    Set<String> groupIds() {
+        return Set.copyOf(byGroup.keySet());
+    }
+
+    /** Tombstones for every offset of the group, for DeleteGroups. */
+    List<GroupRecord> tombstones(String groupId) {
+        List<GroupRecord> out = new ArrayList<>();
+        of(groupId)
+                .forEach((topic, partitions) ->
+                        partitions.keySet().forEach(p -> out.add(new OffsetCommit(groupId, topic, p, null))));
+        return out;
+    }
+
+    /**
+     * Adds tombstones for the group's expired offsets, by Kafka's rules: an Empty group's offsets expire
+     * {@code retentionMs} after it became Empty; a simple group's (no protocol type) and a Stable consumer
+     * group's offsets of topics it no longer subscribes to expire {@code retentionMs} after their commit; an
+     * explicit expire timestamp (OffsetCommit v2-v4) wins; offsets of subscribed topics never expire.
+     *
+     * @return true when the group has no offsets left after these tombstones
+     */
+    boolean expire(ClassicGroup group, long nowMs, long retentionMs, List<GroupRecord> out) {
+        Map<String, Map<Integer, CommittedOffset>> topics = byGroup.get(group.groupId());
+        if (topics == null) {
+            return true;
+        }
+        ExpiryBase base;
+        if (group.protocolType() == null) {
+            base = ExpiryBase.COMMIT;
+        } else if (group.isIn(GroupState.EMPTY)) {
+            base = ExpiryBase.EMPTY_SINCE;
+        } else if (group.usesConsumerProtocol() && group.isIn(GroupState.STABLE)) {
+            base = ExpiryBase.COMMIT;
+        } else {
+            return false;
+        }
+        boolean allExpired = true;
+        for (Map.Entry<String, Map<Integer, CommittedOffset>> t : topics.entrySet()) {
+            if (group.isSubscribedTo(t.getKey())) {
+                allExpired = false;
+                continue;
+            }
+            for (Map.Entry<Integer, CommittedOffset> p : t.getValue().entrySet()) {
+                CommittedOffset o = p.getValue();
+                long since = base == ExpiryBase.EMPTY_SINCE ? group.stateTimestampMs() : o.commitTimestampMs();
+                boolean expired =
+                        o.expireTimestampMs() >= 0 ? nowMs >= o.expireTimestampMs() : nowMs - since >= retentionMs;
+                if (expired) {
+                    out.add(new OffsetCommit(group.groupId(), t.getKey(), p.getKey(), null));
+                } else {
+                    allExpired = false;
+                }
+            }
+        }
+        return allExpired;
+    }
+
+    private enum ExpiryBase {
+        COMMIT,
+        EMPTY_SINCE
+    }
+
+    /** Every committed offset, for metrics: group → partition → offset. */
+    Map<String, Map<TopicPartition, Long>> snapshot() {
+        Map<String, Map<TopicPartition, Long>> out = new TreeMap<>();
+        byGroup.forEach((group, topics) -> {
+            Map<TopicPartition, Long> offsets = new HashMap<>();
+            topics.forEach((topic, partitions) ->
+                    partitions.forEach((p, o) -> offsets.put(new TopicPartition(topic, p), o.offset())));
+            out.put(group, Map.copyOf(offsets));
+        });
+        return Collections.unmodifiableMap(out);
+    }
+}

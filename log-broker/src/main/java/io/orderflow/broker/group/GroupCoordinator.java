@@ -1,0 +1,463 @@
+package io.orderflow.broker.group;
+
+import io.orderflow.broker.group.GroupRecord.GroupMetadata;
+import io.orderflow.broker.group.GroupRecord.GroupSnapshot;
+import io.orderflow.broker.group.GroupRecord.MemberSnapshot;
+import io.orderflow.broker.group.GroupRecord.OffsetCommit;
+import io.orderflow.broker.log.PartitionLog;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.message.DeleteGroupsResponseData.DeletableGroupResult;
+import org.apache.kafka.common.message.DeleteGroupsResponseData.DeletableGroupResultCollection;
+import org.apache.kafka.common.message.DescribeGroupsResponseData.DescribedGroup;
+import org.apache.kafka.common.message.HeartbeatRequestData;
+import org.apache.kafka.common.message.HeartbeatResponseData;
+import org.apache.kafka.common.message.JoinGroupRequestData;
+import org.apache.kafka.common.message.JoinGroupRequestData.JoinGroupRequestProtocol;
+import org.apache.kafka.common.message.JoinGroupRequestData.JoinGroupRequestProtocolCollection;
+import org.apache.kafka.common.message.JoinGroupResponseData;
+import org.apache.kafka.common.message.LeaveGroupRequestData;
+import org.apache.kafka.common.message.LeaveGroupResponseData;
+import org.apache.kafka.common.message.ListGroupsRequestData;
+import org.apache.kafka.common.message.ListGroupsResponseData;
+import org.apache.kafka.common.message.ListGroupsResponseData.ListedGroup;
+import org.apache.kafka.common.message.OffsetCommitRequestData;
+import org.apache.kafka.common.message.OffsetCommitResponseData;
+import org.apache.kafka.common.message.OffsetDeleteRequestData;
+import org.apache.kafka.common.message.OffsetDeleteResponseData;
+import org.apache.kafka.common.message.OffsetFetchRequestData.OffsetFetchRequestGroup;
+import org.apache.kafka.common.message.OffsetFetchResponseData.OffsetFetchResponseGroup;
+import org.apache.kafka.common.message.SyncGroupRequestData;
+import org.apache.kafka.common.message.SyncGroupResponseData;
+import org.apache.kafka.common.protocol.Errors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The consumer group coordinator for the classic protocol: group membership (JoinGroup, SyncGroup,
+ * Heartbeat, LeaveGroup: {@link Membership}, with the {@link Rebalancer} driving rebalances and timeouts),
+ * committed offsets (OffsetCommit, OffsetFetch, OffsetDelete: {@link OffsetRequests}) and group
+ * administration (ListGroups, DescribeGroups, DeleteGroups). This broker is a single node, so it coordinates
+ * every group.
+ *
+ * <p><b>A state machine.</b> Each operation takes request data and the time of the injected clock, changes
+ * the groups, writes the records to persist to the {@link GroupStore}, and answers with response data.
+ * Timeouts are deadlines on that clock which only {@link #tick()} fires, so tests move a manual clock
+ * instead of sleeping. States are Kafka's: Empty, PreparingRebalance, CompletingRebalance, Stable, Dead
+ * ({@link GroupState}).
+ *
+ * <p><b>Responses wait.</b> Every method returns a future. A JoinGroup is answered when the rebalance's join
+ * phase completes, a follower's SyncGroup when the leader's assignment arrives; all are answered only once
+ * the records written before them are durable, so no client acts on a state a crash could take back. Each
+ * parked request is covered by a rebalance, sync or session deadline; the caller still bounds its wait (see
+ * {@link #maxParkedWaitMs}). A write that fails is not applied and the request gets Kafka's error for it
+ * (NOT_COORDINATOR: clients look the coordinator up again and retry); if instead the fsync after a write
+ * fails, the request gets NOT_COORDINATOR but the change stays in memory (Kafka would roll it back): the
+ * offsets log is then failing anyway.
+ *
+ * <p><b>What is persisted</b> (in {@code __consumer_offsets}, compacted): every committed offset with its
+ * metadata, and each group's metadata when a generation gets its assignment, when the group becomes Empty,
+ * when it is created and when a static member is replaced; tombstones for deleted offsets and groups. Not
+ * persisted: rebalances in progress, pending members, session deadlines.
+ *
+ * <p><b>After a crash or restart</b> the log is replayed: offsets come back exactly as last acknowledged;
+ * each group comes back as of its last persisted metadata. As in Kafka, a group persisted with members comes
+ * back Stable with those members and assignments, each with a fresh session timeout: consumers that keep
+ * heartbeating carry on without a rebalance, the others are expired and the group rebalances. A rebalance
+ * that was in progress is forgotten; its members' rejoin starts a new one.
+ *
+ * <p><b>Wiring.</b> Open the log with {@link GroupStore#openLog}, construct the coordinator (it replays the
+ * log before returning), call {@link #tick()} every 100 ms or so, give the log the same housekeeping as the
+ * other partitions ({@code PartitionLog.tick()}, {@code LogCleaner.clean}), and {@link #close()} the
+ * coordinator before closing the log.
+ *
+ * <p><b>Thread-safety.</b> Thread-safe: one lock guards every group, taken for the (short, non-blocking)
+ * duration of each operation and tick; nothing waits while holding it, and the storage layer never calls
+ * back into it. Parked requests wait outside the lock on their futures.
+ */
+public final class GroupCoordinator {
+    private static final Logger log = LoggerFactory.getLogger(GroupCoordinator.class);
+    /** Kafka clients allow a JoinGroup this much longer than the rebalance timeout; so do our waits. */
+    private static final int WAIT_SLACK_MS = 5000;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Map<String, ClassicGroup> groups = new HashMap<>();
+    private final CommittedOffsets offsets = new CommittedOffsets();
+    private final CoordinatorTimer timer = new CoordinatorTimer();
+    private final GroupCoordinatorConfig config;
+    private final Clock clock;
+    private final GroupStore store;
+    private final Rebalancer rebalancer;
+    private final Membership membership;
+    private final OffsetRequests offsetRequests;
+    private long nextOffsetExpiryMs;
+    private boolean closed;
+
+    /**
+     * Replays {@code offsetsLog} (see {@link GroupStore#openLog}) and starts coordinating.
+     *
+     * @param offsetsLog the {@code __consumer_offsets} partition; the caller keeps ticking, compacting and
+     *     finally closing it
+     */
+    public GroupCoordinator(PartitionLog offsetsLog, GroupCoordinatorConfig config, Clock clock) {
+        this.config = config;
+        this.clock = clock;
+        this.store = new GroupStore(offsetsLog, clock);
+        this.rebalancer = new Rebalancer(groups, timer, config, clock, store);
+        this.membership = new Membership(groups, timer, config, store, rebalancer);
+        this.offsetRequests = new OffsetRequests(groups, offsets, rebalancer, store, config, clock);
+        this.nextOffsetExpiryMs = clock.millis() + config.offsetsRetentionCheckIntervalMs();
+        load();
+    }
+
+    public GroupCoordinatorConfig config() {
+        return config;
+    }
+
+    // ---------------------------------------------------------------- membership
+
+    /**
+     * JoinGroup. The future completes when the member is in the next generation (or is refused); for a new
+     * group's first rebalance that is after {@code group.initial.rebalance.delay.ms} and a tick.
+     *
+     * @param clientId and {@code clientHost} name the member in DescribeGroups and its generated member id
+     */
+    public CompletableFuture<JoinGroupResponseData> joinGroup(
+            JoinGroupRequestData request, short version, String clientId, String clientHost) {
+        if (request.groupId() == null || request.groupId().isEmpty()) {
+            return done(Membership.joinError(request.memberId(), Errors.INVALID_GROUP_ID));
+        }
+        if (request.sessionTimeoutMs() < config.minSessionTimeoutMs()
+                || request.sessionTimeoutMs() > config.maxSessionTimeoutMs()) {
+            return done(Membership.joinError(request.memberId(), Errors.INVALID_SESSION_TIMEOUT));
+        }
+        CompletableFuture<JoinGroupResponseData> parked = new CompletableFuture<>();
+        locked(() -> {
+            if (closed) {
+                parked.complete(Membership.joinError(request.memberId(), Errors.NOT_COORDINATOR));
+            } else {
+                membership.join(request, version, clientId, clientHost, parked);
+            }
+        });
+        return parked.thenCompose(r -> durable(r, e -> Membership.joinError(r.memberId(), e)));
+    }
+
+    /** SyncGroup. A follower's future completes when the leader's assignment arrives (or the rebalance fails). */
+    public CompletableFuture<SyncGroupResponseData> syncGroup(SyncGroupRequestData request) {
+        if (request.groupId() == null || request.groupId().isEmpty()) {
+            return done(Membership.syncError(Errors.INVALID_GROUP_ID));
+        }
+        CompletableFuture<SyncGroupResponseData> parked = new CompletableFuture<>();
+        locked(() -> {
+            if (closed) {
+                parked.complete(Membership.syncError(Errors.NOT_COORDINATOR));
+            } else {
+                membership.sync(request, parked);
+            }
+        });
+        return parked.thenCompose(r -> durable(r, Membership::syncError));
+    }
+
+    public CompletableFuture<HeartbeatResponseData> heartbeat(HeartbeatRequestData request) {
+        if (request.groupId() == null || request.groupId().isEmpty()) {
+            return done(new HeartbeatResponseData().setErrorCode(Errors.INVALID_GROUP_ID.code()));
+        }
+        HeartbeatResponseData response = locked(() -> membership.heartbeat(request));
+        return durable(response, e -> new HeartbeatResponseData().setErrorCode(e.code()));
+    }
+
+    /** LeaveGroup, in its v3+ shape (one or more members); use {@code LeaveGroupRequest.normalizedData()}. */
+    public CompletableFuture<LeaveGroupResponseData> leaveGroup(LeaveGroupRequestData request) {
+        if (request.groupId() == null || request.groupId().isEmpty()) {
+            return done(new LeaveGroupResponseData().setErrorCode(Errors.INVALID_GROUP_ID.code()));
+        }
+        LeaveGroupResponseData response = locked(() -> membership.leave(request));
+        return durable(response, e -> new LeaveGroupResponseData().setErrorCode(e.code()));
+    }
+
+    /**
+     * The longest a caller should wait for a parked JoinGroup or SyncGroup of {@code groupId}: the longest
+     * rebalance timeout involved (or the initial delay), plus the slack Kafka clients allow and the time to
+     * make the outcome durable. Coordinator deadlines answer parked requests well before; this bound only
+     * matters if ticking stops.
+     */
+    public long maxParkedWaitMs(String groupId, int rebalanceTimeoutMs) {
+        int groupTimeoutMs = locked(() -> {
+            ClassicGroup group = groups.get(groupId);
+            return group == null ? 0 : group.rebalanceTimeoutMs();
+        });
+        long longest = Math.max(Math.max(rebalanceTimeoutMs, groupTimeoutMs), config.initialRebalanceDelayMs());
+        return longest + WAIT_SLACK_MS + config.offsetCommitTimeoutMs();
+    }
+
+    // ---------------------------------------------------------------- offsets
+
+    /**
+     * OffsetCommit, with topics named (a handler resolves v10 topic ids first). Answers once the offsets are
+     * durable.
+     */
+    public CompletableFuture<OffsetCommitResponseData> commitOffsets(OffsetCommitRequestData request, short version) {
+        OffsetCommitResponseData response = locked(() -> offsetRequests.commit(request, version));
+        return durable(response, e -> OffsetRequests.commitError(request, e));
+    }
+
+    /** OffsetFetch for one group; {@code topics == null} asks for all of its offsets. */
+    public CompletableFuture<OffsetFetchResponseGroup> fetchOffsets(OffsetFetchRequestGroup request) {
+        if (request.groupId() == null) {
+            return done(new OffsetFetchResponseGroup()
+                    .setGroupId(request.groupId())
+                    .setErrorCode(Errors.INVALID_GROUP_ID.code()));
+        }
+        OffsetFetchResponseGroup response = locked(() -> offsetRequests.fetch(request));
+        return durable(
+                response,
+                e -> new OffsetFetchResponseGroup()
+                        .setGroupId(request.groupId())
+                        .setErrorCode(e.code()));
+    }
+
+    /** OffsetDelete: removes a group's offsets of topics its members do not consume. */
+    public CompletableFuture<OffsetDeleteResponseData> deleteOffsets(OffsetDeleteRequestData request) {
+        if (request.groupId() == null || request.groupId().isEmpty()) {
+            return done(new OffsetDeleteResponseData().setErrorCode(Errors.INVALID_GROUP_ID.code()));
+        }
+        OffsetDeleteResponseData response = locked(() -> offsetRequests.delete(request));
+        return durable(response, e -> new OffsetDeleteResponseData().setErrorCode(e.code()));
+    }
+
+    /** Every group's committed offsets, for metrics (lag = log end offset - committed offset). */
+    public Map<String, Map<TopicPartition, Long>> committedOffsets() {
+        return locked(offsets::snapshot);
+    }
+
+    // ---------------------------------------------------------------- administration
+
+    /**
+     * ListGroups. {@code statesFilter} (v4+) matches state names case-insensitively; {@code typesFilter}
+     * (v5+) matches {@code classic}, the only type here.
+     */
+    public CompletableFuture<ListGroupsResponseData> listGroups(ListGroupsRequestData request) {
+        Set<String> states = request.statesFilter().stream()
+                .map(s -> s.trim().toLowerCase(Locale.ROOT))
+                .collect(Collectors.toSet());
+        Set<String> types = request.typesFilter().stream()
+                .map(s -> s.trim().toLowerCase(Locale.ROOT))
+                .collect(Collectors.toSet());
+        List<ListedGroup> listed = new ArrayList<>();
+        if (types.isEmpty() || types.contains("classic")) {
+            locked(() -> groups.values().stream()
+                    .filter(g -> states.isEmpty()
+                            || states.contains(g.state().kafkaName().toLowerCase(Locale.ROOT)))
+                    .sorted(java.util.Comparator.comparing(ClassicGroup::groupId))
+                    .forEach(g -> listed.add(new ListedGroup()
+                            .setGroupId(g.groupId())
+                            .setProtocolType(g.protocolType() == null ? "" : g.protocolType())
+                            .setGroupState(g.state().kafkaName())
+                            .setGroupType("classic"))));
+        }
+        ListGroupsResponseData response = new ListGroupsResponseData().setGroups(listed);
+        return durable(response, e -> new ListGroupsResponseData().setErrorCode(e.code()));
+    }
+
+    /**
+     * DescribeGroups: state, protocol type, protocol and members with their assignments; member metadata
+     * only when Stable. An unknown group is described as Dead, without an error, as Kafka does.
+     */
+    public CompletableFuture<List<DescribedGroup>> describeGroups(List<String> groupIds) {
+        List<DescribedGroup> described = locked(() -> {
+            List<DescribedGroup> out = new ArrayList<>();
+            for (String groupId : groupIds) {
+                out.add(describe(groupId));
+            }
+            return out;
+        });
+        return durable(
+                described,
+                e -> groupIds.stream()
+                        .map(id -> new DescribedGroup().setGroupId(id).setErrorCode(e.code()))
+                        .toList());
+    }
+
+    private DescribedGroup describe(String groupId) {
+        DescribedGroup d = new DescribedGroup().setGroupId(groupId);
+        if (groupId == null || groupId.isEmpty()) {
+            return d.setErrorCode(Errors.INVALID_GROUP_ID.code());
+        }
+        ClassicGroup group = groups.get(groupId);
+        if (group == null) {
+            return d.setGroupState(GroupState.DEAD.kafkaName())
+                    .setProtocolType("")
+                    .setProtocolData("");
+        }
+        boolean stable = group.isIn(GroupState.STABLE);
+        d.setGroupState(group.state().kafkaName())
+                .setProtocolType(group.protocolType() == null ? "" : group.protocolType())
+                .setProtocolData(stable ? group.protocolName() : "");
+        for (GroupMember m : group.members()) {
+            d.members().add(m.describe(stable ? group.protocolName() : null));
+        }
+        return d;
+    }
+
+    /** DeleteGroups: each group must be Empty (or unknown: GROUP_ID_NOT_FOUND); its offsets go with it. */
+    public CompletableFuture<DeletableGroupResultCollection> deleteGroups(List<String> groupIds) {
+        DeletableGroupResultCollection response = locked(() -> offsetRequests.deleteGroups(groupIds));
+        return durable(response, e -> {
+            DeletableGroupResultCollection failed = new DeletableGroupResultCollection();
+            groupIds.stream()
+                    .distinct()
+                    .forEach(id ->
+                            failed.add(new DeletableGroupResult().setGroupId(id).setErrorCode(e.code())));
+            return failed;
+        });
+    }
+
+    /** A group's state, or empty when the coordinator does not know the group; for metrics and tests. */
+    public Optional<GroupState> groupState(String groupId) {
+        return locked(() -> Optional.ofNullable(groups.get(groupId)).map(ClassicGroup::state));
+    }
+
+    // ---------------------------------------------------------------- time
+
+    /**
+     * Fires every deadline that has passed on the clock (session expiry, rebalance and sync timeouts, the
+     * initial rebalance delay) and, every {@code offsets.retention.check.interval.ms}, expires old offsets
+     * and empty groups. The broker calls it often (every 100 ms is plenty); tests call it after moving time.
+     */
+    public void tick() {
+        locked(() -> {
+            long now = clock.millis();
+            timer.runDue(now);
+            if (now >= nextOffsetExpiryMs) {
+                nextOffsetExpiryMs = now + config.offsetsRetentionCheckIntervalMs();
+                offsetRequests.expire(now);
+            }
+        });
+    }
+
+    /**
+     * Stops coordinating, for a broker shutdown: every parked JoinGroup and SyncGroup, and any that arrives
+     * later, is answered NOT_COORDINATOR, so clients look for the coordinator again instead of waiting out
+     * their timeouts. Call it before closing the offsets log. Nothing is written: members rejoin or resume
+     * after the restart (see the class comment).
+     */
+    public void close() {
+        locked(() -> {
+            closed = true;
+            for (ClassicGroup group : groups.values()) {
+                for (GroupMember m : group.members()) {
+                    group.completeJoin(m, Membership.joinError(m.memberId(), Errors.NOT_COORDINATOR));
+                    group.completeSync(m, Membership.syncError(Errors.NOT_COORDINATOR));
+                }
+            }
+        });
+    }
+
+    // ---------------------------------------------------------------- start-up
+
+    private void load() {
+        locked(() -> {
+            store.replay(this::replay);
+            long now = clock.millis();
+            for (String groupId : offsets.groupIds()) {
+                groups.computeIfAbsent(groupId, id -> new ClassicGroup(id, GroupState.EMPTY, now));
+            }
+            for (ClassicGroup group : List.copyOf(groups.values())) {
+                group.refreshSubscribedTopics();
+                rebalancer.restore(group);
+            }
+            log.info(
+                    "Loaded {} groups and the offsets of {} groups",
+                    groups.size(),
+                    offsets.groupIds().size());
+        });
+    }
+
+    private void replay(GroupRecord record) {
+        switch (record) {
+            case OffsetCommit c -> offsets.apply(c);
+            case GroupMetadata g when g.value() == null -> groups.remove(g.groupId());
+            case GroupMetadata g -> groups.put(g.groupId(), restored(g.groupId(), g.value()));
+        }
+    }
+
+    private static ClassicGroup restored(String groupId, GroupSnapshot s) {
+        boolean hasMembers = !s.members().isEmpty() && s.protocolName() != null;
+        ClassicGroup group = ClassicGroup.restored(
+                groupId,
+                hasMembers ? GroupState.STABLE : GroupState.EMPTY,
+                s.generationId(),
+                s.protocolType(),
+                hasMembers ? s.protocolName() : null,
+                hasMembers ? s.leaderId() : null,
+                s.stateTimestampMs());
+        if (hasMembers) {
+            for (MemberSnapshot m : s.members()) {
+                JoinGroupRequestProtocolCollection protocols = new JoinGroupRequestProtocolCollection();
+                protocols.add(new JoinGroupRequestProtocol()
+                        .setName(s.protocolName())
+                        .setMetadata(m.subscription() == null ? new byte[0] : m.subscription()));
+                group.add(
+                        new GroupMember(
+                                m.memberId(),
+                                m.groupInstanceId(),
+                                m.clientId(),
+                                m.clientHost(),
+                                m.rebalanceTimeoutMs(),
+                                m.sessionTimeoutMs(),
+                                s.protocolType(),
+                                protocols,
+                                m.assignment() == null ? GroupMember.NO_ASSIGNMENT : m.assignment()),
+                        null);
+            }
+        }
+        return group;
+    }
+
+    // ---------------------------------------------------------------- plumbing
+
+    /** Answers {@code response} once everything written so far is durable, or {@code onFailure}'s answer. */
+    private <T> CompletableFuture<T> durable(T response, Function<Errors, T> onFailure) {
+        return store.awaitAllDurable().handle((v, failure) -> {
+            if (failure == null) {
+                return response;
+            }
+            log.warn("Group records are not durable: {}", failure.toString());
+            return onFailure.apply(GroupStore.errorFor(failure));
+        });
+    }
+
+    private static <T> CompletableFuture<T> done(T response) {
+        return CompletableFuture.completedFuture(response);
+    }
+
+    private void locked(Runnable action) {
+        lock.lock();
+        try {
+            action.run();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private <T> T locked(Supplier<T> action) {
+        lock.lock();
+        try {
+            return action.get();
+        } finally {
+            lock.unlock();
+        }
+    }
+}

@@ -1,0 +1,155 @@
+package io.orderflow.broker.group;
+
+import io.orderflow.broker.log.LogConfig;
+import io.orderflow.broker.log.LogFiles;
+import io.orderflow.broker.log.LogReadResult;
+import io.orderflow.broker.log.PartitionLog;
+import io.orderflow.broker.log.RecordBatchTooLargeException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.Record;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.record.internal.SimpleRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The coordinator's records in the internal topic {@code __consumer_offsets}: one partition, compacted, so the
+ * log keeps the latest committed offset per (group, topic, partition) and the latest metadata per group, and
+ * tombstones delete them. Encoding: {@link GroupRecordCodec}.
+ *
+ * <p><b>Writes.</b> The records of one coordinator operation go in one batch (one append, so all or none of
+ * them survive a crash). {@link #append} only writes; {@link #awaitDurable} completes once the flush policy
+ * is satisfied (by default: fsynced), and the coordinator answers no request before that.
+ *
+ * <p><b>Start-up.</b> {@link #replay} reads the partition from its start to its end and hands every record,
+ * oldest first, to the coordinator, which keeps the last value of each key: the same state whether or not the
+ * log was compacted in between. A record this code cannot read is skipped with a warning rather than failing
+ * the broker.
+ *
+ * <p>The {@link PartitionLog} belongs to whoever wires the broker: it ticks it, compacts it with a {@code
+ * LogCleaner} and closes it. Thread-safety: appends are serialised by the coordinator's lock; the log itself
+ * is thread-safe.
+ */
+public final class GroupStore {
+    private static final Logger log = LoggerFactory.getLogger(GroupStore.class);
+
+    /** The internal topic's name, as in Kafka; its one partition lives in {@code <data>/__consumer_offsets-0}. */
+    public static final String TOPIC = "__consumer_offsets";
+    /** Kafka's {@code offsets.topic.segment.bytes}: small segments, so the cleaner (sealed segments only) runs. */
+    public static final int SEGMENT_BYTES = 100 * 1024 * 1024;
+
+    private static final int REPLAY_READ_BYTES = 1024 * 1024;
+
+    private final PartitionLog partition;
+    private final Clock clock;
+
+    GroupStore(PartitionLog partition, Clock clock) {
+        this.partition = partition;
+        this.clock = clock;
+    }
+
+    /**
+     * Opens (recovering if needed) or creates the offsets topic's partition under {@code dataDir}: {@code
+     * cleanup.policy=compact}, 100 MiB segments, the broker's other defaults (fsync before acknowledging).
+     */
+    public static PartitionLog openLog(Path dataDir, Clock clock, LogFiles files, Executor flusher) {
+        LogConfig config = LogConfig.defaults()
+                .with(Map.of(
+                        LogConfig.CLEANUP_POLICY, "compact", LogConfig.SEGMENT_BYTES, Integer.toString(SEGMENT_BYTES)));
+        String name = TOPIC + "-0";
+        return PartitionLog.open(name, dataDir.resolve(name), config, clock, files, flusher);
+    }
+
+    PartitionLog partition() {
+        return partition;
+    }
+
+    /**
+     * Writes {@code records} as one batch.
+     *
+     * @return the log end offset after them, for {@link #awaitDurable}
+     * @throws RuntimeException (a {@code LogException}, or {@code IllegalStateException} once closed) when
+     *     nothing was written
+     */
+    long append(List<GroupRecord> records) {
+        long now = clock.millis();
+        SimpleRecord[] simple = new SimpleRecord[records.size()];
+        for (int i = 0; i < simple.length; i++) {
+            GroupRecord r = records.get(i);
+            simple[i] = new SimpleRecord(now, GroupRecordCodec.key(r), GroupRecordCodec.value(r));
+        }
+        ByteBuffer batch = MemoryRecords.withRecords(Compression.NONE, simple).buffer();
+        return partition.append(batch).endOffset();
+    }
+
+    CompletableFuture<Void> awaitDurable(long endOffset) {
+        return partition.awaitDurable(endOffset);
+    }
+
+    /** Completes when everything appended so far is durable: what a response must wait for. */
+    CompletableFuture<Void> awaitAllDurable() {
+        return partition.awaitDurable(partition.logEndOffset());
+    }
+
+    /** Hands every record from the log start to the log end to {@code sink}, oldest first. */
+    void replay(Consumer<GroupRecord> sink) {
+        long next = partition.logStartOffset();
+        long end = partition.logEndOffset();
+        long count = 0;
+        while (next < end) {
+            LogReadResult result = partition.read(next, REPLAY_READ_BYTES, true);
+            if (result.records().isEmpty()) {
+                break;
+            }
+            long before = next;
+            for (RecordBatch batch :
+                    MemoryRecords.readableRecords(result.records().read()).batches()) {
+                for (Record record : batch) {
+                    if (record.offset() < next || !record.hasKey()) {
+                        continue;
+                    }
+                    try {
+                        sink.accept(GroupRecordCodec.decode(record.key(), record.value()));
+                        count++;
+                    } catch (IllegalArgumentException e) {
+                        log.warn(
+                                "{}: skipping unreadable record at offset {}: {}",
+                                TOPIC,
+                                record.offset(),
+                                e.getMessage());
+                    }
+                }
+                next = Math.max(next, batch.nextOffset());
+            }
+            if (next == before) {
+                throw new IllegalStateException(
+                        "Replay of " + partition.name() + " made no progress at offset " + next);
+            }
+        }
+        log.info("Replayed {} records of {} up to offset {}", count, partition.name(), end);
+    }
+
+    /**
+     * The error a group request gets when its records could not be written, as Kafka's coordinator answers:
+     * clients then look the coordinator up again and retry.
+     */
+    static Errors errorFor(Throwable failure) {
+        Throwable t = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+                ? failure.getCause()
+                : failure;
+        if (t instanceof RecordBatchTooLargeException) {
+            return Errors.UNKNOWN_SERVER_ERROR;
+        }
+        return Errors.NOT_COORDINATOR;
+    }
+}

@@ -1,0 +1,295 @@
+package io.orderflow.broker.group;
+
+import io.orderflow.broker.group.GroupRecord.GroupMetadata;
+import io.orderflow.broker.group.GroupRecord.OffsetCommit;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.message.DeleteGroupsResponseData.DeletableGroupResult;
+import org.apache.kafka.common.message.DeleteGroupsResponseData.DeletableGroupResultCollection;
+import org.apache.kafka.common.message.OffsetCommitRequestData;
+import org.apache.kafka.common.message.OffsetCommitRequestData.OffsetCommitRequestPartition;
+import org.apache.kafka.common.message.OffsetCommitRequestData.OffsetCommitRequestTopic;
+import org.apache.kafka.common.message.OffsetCommitResponseData;
+import org.apache.kafka.common.message.OffsetCommitResponseData.OffsetCommitResponsePartition;
+import org.apache.kafka.common.message.OffsetCommitResponseData.OffsetCommitResponseTopic;
+import org.apache.kafka.common.message.OffsetDeleteRequestData;
+import org.apache.kafka.common.message.OffsetDeleteRequestData.OffsetDeleteRequestTopic;
+import org.apache.kafka.common.message.OffsetDeleteResponseData;
+import org.apache.kafka.common.message.OffsetDeleteResponseData.OffsetDeleteResponsePartition;
+import org.apache.kafka.common.message.OffsetDeleteResponseData.OffsetDeleteResponsePartitionCollection;
+import org.apache.kafka.common.message.OffsetDeleteResponseData.OffsetDeleteResponseTopic;
+import org.apache.kafka.common.message.OffsetDeleteResponseData.OffsetDeleteResponseTopicCollection;
+import org.apache.kafka.common.message.OffsetFetchRequestData.OffsetFetchRequestGroup;
+import org.apache.kafka.common.message.OffsetFetchRequestData.OffsetFetchRequestTopics;
+import org.apache.kafka.common.message.OffsetFetchResponseData.OffsetFetchResponseGroup;
+import org.apache.kafka.common.message.OffsetFetchResponseData.OffsetFetchResponsePartitions;
+import org.apache.kafka.common.message.OffsetFetchResponseData.OffsetFetchResponseTopics;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.OffsetCommitRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The offset side of the coordinator: OffsetCommit, OffsetFetch, OffsetDelete, DeleteGroups and the periodic
+ * expiry of old offsets and empty groups, by Kafka's rules (see Kafka's {@code OffsetMetadataManager}).
+ *
+ * <p>Each change is written to the {@link GroupStore} first and applied to {@link CommittedOffsets} only once
+ * the write succeeded, so memory never holds an offset that is not in the log.
+ *
+ * <p>Not thread-safe: every method runs under the coordinator's lock.
+ */
+final class OffsetRequests {
+    private static final Logger log = LoggerFactory.getLogger(OffsetRequests.class);
+
+    private final Map<String, ClassicGroup> groups;
+    private final CommittedOffsets offsets;
+    private final Rebalancer rebalancer;
+    private final GroupStore store;
+    private final GroupCoordinatorConfig config;
+    private final Clock clock;
+
+    OffsetRequests(
+            Map<String, ClassicGroup> groups,
+            CommittedOffsets offsets,
+            Rebalancer rebalancer,
+            GroupStore store,
+            GroupCoordinatorConfig config,
+            Clock clock) {
+        this.groups = groups;
+        this.offsets = offsets;
+        this.rebalancer = rebalancer;
+        this.store = store;
+        this.config = config;
+        this.clock = clock;
+    }
+
+    // ---------------------------------------------------------------- OffsetCommit
+
+    OffsetCommitResponseData commit(OffsetCommitRequestData request, short version) {
+        String groupId = request.groupId();
+        int generation = request.generationIdOrMemberEpoch();
+        ClassicGroup group = groups.get(groupId);
+        long now = clock.millis();
+        if (group == null) {
+            if (generation >= 0) {
+                // v9+ says plainly that the group does not exist; older clients expect ILLEGAL_GENERATION.
+                return commitError(request, version >= 9 ? Errors.GROUP_ID_NOT_FOUND : Errors.ILLEGAL_GENERATION);
+            }
+            // A consumer without group management, or an admin tool: a "simple" group, Empty, no protocol type.
+            group = new ClassicGroup(groupId, GroupState.EMPTY, now);
+            groups.put(groupId, group);
+        }
+        Errors error = group.validateOffsetCommit(request.memberId(), request.groupInstanceId(), generation);
+        if (error != Errors.NONE) {
+            return commitError(request, error);
+        }
+        if (group.isIn(GroupState.STABLE) || group.isIn(GroupState.PREPARING_REBALANCE)) {
+            rebalancer.touch(group, request.memberId());
+        }
+        long expireMs = request.retentionTimeMs() == OffsetCommitRequest.DEFAULT_RETENTION_TIME
+                ? -1
+                : now + request.retentionTimeMs();
+        OffsetCommitResponseData response = new OffsetCommitResponseData();
+        List<OffsetCommit> records = new ArrayList<>();
+        for (OffsetCommitRequestTopic topic : request.topics()) {
+            OffsetCommitResponseTopic topicResponse =
+                    new OffsetCommitResponseTopic().setName(topic.name()).setTopicId(topic.topicId());
+            response.topics().add(topicResponse);
+            for (OffsetCommitRequestPartition p : topic.partitions()) {
+                String metadata = p.committedMetadata() == null ? "" : p.committedMetadata();
+                Errors partitionError = Errors.NONE;
+                if (metadata.length() > config.offsetMetadataMaxSize()) {
+                    partitionError = Errors.OFFSET_METADATA_TOO_LARGE;
+                } else {
+                    records.add(new OffsetCommit(
+                            groupId,
+                            topic.name(),
+                            p.partitionIndex(),
+                            new CommittedOffset(
+                                    p.committedOffset(), p.committedLeaderEpoch(), metadata, now, expireMs)));
+                }
+                topicResponse
+                        .partitions()
+                        .add(new OffsetCommitResponsePartition()
+                                .setPartitionIndex(p.partitionIndex())
+                                .setErrorCode(partitionError.code()));
+            }
+        }
+        if (!records.isEmpty()) {
+            try {
+                store.append(List.copyOf(records));
+            } catch (RuntimeException e) {
+                log.warn("Cannot store offsets of group {}: {}", groupId, e.toString());
+                return commitError(request, GroupStore.errorFor(e));
+            }
+            records.forEach(offsets::apply);
+        }
+        return response;
+    }
+
+    static OffsetCommitResponseData commitError(OffsetCommitRequestData request, Errors error) {
+        return OffsetCommitRequest.getErrorResponse(request, error);
+    }
+
+    // ---------------------------------------------------------------- OffsetFetch
+
+    /** One group's offsets: the requested partitions (-1 where none is committed), or all when topics is null. */
+    OffsetFetchResponseGroup fetch(OffsetFetchRequestGroup request) {
+        ClassicGroup group = groups.get(request.groupId());
+        boolean known = group != null && !group.isIn(GroupState.DEAD);
+        Map<String, Map<Integer, CommittedOffset>> committed = known ? offsets.of(request.groupId()) : Map.of();
+        OffsetFetchResponseGroup response = new OffsetFetchResponseGroup().setGroupId(request.groupId());
+        if (request.topics() == null) {
+            committed.forEach((topic, partitions) -> {
+                OffsetFetchResponseTopics t = new OffsetFetchResponseTopics().setName(topic);
+                partitions.forEach((p, o) -> t.partitions().add(partition(p, o)));
+                response.topics().add(t);
+            });
+            return response;
+        }
+        for (OffsetFetchRequestTopics topic : request.topics()) {
+            OffsetFetchResponseTopics t =
+                    new OffsetFetchResponseTopics().setName(topic.name()).setTopicId(topic.topicId());
+            Map<Integer, CommittedOffset> partitions = committed.getOrDefault(topic.name(), Map.of());
+            for (int p : topic.partitionIndexes()) {
+                t.partitions().add(partition(p, partitions.get(p)));
+            }
+            response.topics().add(t);
+        }
+        return response;
+    }
+
+    private static OffsetFetchResponsePartitions partition(int partition, CommittedOffset o) {
+        OffsetFetchResponsePartitions out = new OffsetFetchResponsePartitions().setPartitionIndex(partition);
+        if (o == null) {
+            return out.setCommittedOffset(-1).setCommittedLeaderEpoch(-1).setMetadata("");
+        }
+        return out.setCommittedOffset(o.offset())
+                .setCommittedLeaderEpoch(o.leaderEpoch())
+                .setMetadata(o.metadata());
+    }
+
+    // ---------------------------------------------------------------- OffsetDelete
+
+    OffsetDeleteResponseData delete(OffsetDeleteRequestData request) {
+        String groupId = request.groupId();
+        ClassicGroup group = groups.get(groupId);
+        if (group == null || group.isIn(GroupState.DEAD)) {
+            return new OffsetDeleteResponseData().setErrorCode(Errors.GROUP_ID_NOT_FOUND.code());
+        }
+        if (!group.isIn(GroupState.EMPTY) && !group.usesConsumerProtocol()) {
+            // Without the consumer protocol the coordinator cannot tell which topics an active group reads.
+            return new OffsetDeleteResponseData().setErrorCode(Errors.NON_EMPTY_GROUP.code());
+        }
+        List<OffsetCommit> tombstones = new ArrayList<>();
+        OffsetDeleteResponseTopicCollection topics = new OffsetDeleteResponseTopicCollection();
+        for (OffsetDeleteRequestTopic topic : request.topics()) {
+            boolean subscribed = group.isSubscribedTo(topic.name());
+            OffsetDeleteResponsePartitionCollection partitions = new OffsetDeleteResponsePartitionCollection();
+            topic.partitions().forEach(p -> {
+                Errors error = subscribed ? Errors.GROUP_SUBSCRIBED_TO_TOPIC : Errors.NONE;
+                partitions.add(new OffsetDeleteResponsePartition()
+                        .setPartitionIndex(p.partitionIndex())
+                        .setErrorCode(error.code()));
+                if (!subscribed && offsets.get(groupId, topic.name(), p.partitionIndex()) != null) {
+                    tombstones.add(new OffsetCommit(groupId, topic.name(), p.partitionIndex(), null));
+                }
+            });
+            topics.add(new OffsetDeleteResponseTopic().setName(topic.name()).setPartitions(partitions));
+        }
+        if (!tombstones.isEmpty()) {
+            try {
+                store.append(List.copyOf(tombstones));
+            } catch (RuntimeException e) {
+                log.warn("Cannot delete offsets of group {}: {}", groupId, e.toString());
+                return new OffsetDeleteResponseData()
+                        .setErrorCode(GroupStore.errorFor(e).code());
+            }
+            tombstones.forEach(offsets::apply);
+        }
+        return new OffsetDeleteResponseData().setTopics(topics);
+    }
+
+    // ---------------------------------------------------------------- DeleteGroups
+
+    /** Deletes each Empty group with its offsets, in one write; others get GROUP_ID_NOT_FOUND or NON_EMPTY_GROUP. */
+    DeletableGroupResultCollection deleteGroups(List<String> groupIds) {
+        DeletableGroupResultCollection results = new DeletableGroupResultCollection();
+        List<GroupRecord> records = new ArrayList<>();
+        List<ClassicGroup> deleted = new ArrayList<>();
+        for (String groupId : new LinkedHashSet<>(groupIds)) {
+            ClassicGroup group = groupId == null ? null : groups.get(groupId);
+            Errors error;
+            if (groupId == null || groupId.isEmpty()) {
+                error = Errors.INVALID_GROUP_ID;
+            } else if (group == null || group.isIn(GroupState.DEAD)) {
+                error = Errors.GROUP_ID_NOT_FOUND;
+            } else if (!group.isIn(GroupState.EMPTY)) {
+                error = Errors.NON_EMPTY_GROUP;
+            } else {
+                error = Errors.NONE;
+                records.addAll(offsets.tombstones(groupId));
+                records.add(new GroupMetadata(groupId, null));
+                deleted.add(group);
+            }
+            results.add(new DeletableGroupResult().setGroupId(groupId).setErrorCode(error.code()));
+        }
+        if (deleted.isEmpty()) {
+            return results;
+        }
+        try {
+            store.append(records);
+        } catch (RuntimeException e) {
+            log.warn("Cannot delete groups {}: {}", deleted, e.toString());
+            Errors error = GroupStore.errorFor(e);
+            for (ClassicGroup group : deleted) {
+                results.find(group.groupId()).setErrorCode(error.code());
+            }
+            return results;
+        }
+        apply(records, deleted);
+        log.info("Deleted groups {} and {} offsets", deleted, records.size() - deleted.size());
+        return results;
+    }
+
+    // ---------------------------------------------------------------- expiry
+
+    /**
+     * Deletes expired offsets (see {@link CommittedOffsets#expire}) and then every Empty group left without
+     * offsets, as Kafka's periodic group metadata clean-up does.
+     */
+    void expire(long nowMs) {
+        List<GroupRecord> records = new ArrayList<>();
+        List<ClassicGroup> deleted = new ArrayList<>();
+        for (ClassicGroup group : List.copyOf(groups.values())) {
+            boolean noneLeft = offsets.expire(group, nowMs, config.offsetsRetentionMs(), records);
+            if (noneLeft && group.isIn(GroupState.EMPTY)) {
+                records.add(new GroupMetadata(group.groupId(), null));
+                deleted.add(group);
+            }
+        }
+        if (records.isEmpty()) {
+            return;
+        }
+        try {
+            store.append(records);
+        } catch (RuntimeException e) {
+            log.warn("Cannot expire offsets and groups; will try again: {}", e.toString());
+            return;
+        }
+        apply(records, deleted);
+        log.info("Expired {} offsets and {} empty groups", records.size() - deleted.size(), deleted.size());
+    }
+
+    private void apply(List<GroupRecord> records, List<ClassicGroup> deletedGroups) {
+        for (GroupRecord r : records) {
+            if (r instanceof OffsetCommit c) {
+                offsets.apply(c);
+            }
+        }
+        deletedGroups.forEach(rebalancer::dropGroup);
+    }
+}

@@ -1,0 +1,29 @@
+package io.orderflow.broker.handler;
+
+import io.orderflow.broker.group.BoundedWait;
+import io.orderflow.broker.group.GroupCoordinator;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.AbstractResponse;
+import org.apache.kafka.common.requests.LeaveGroupRequest;
+import org.apache.kafka.common.requests.LeaveGroupResponse;
+
+/**
+ * LeaveGroup: one member (v0-v2) or a batch, possibly by {@code group.instance.id} alone (administrative
+ * removal). The response codec folds member errors into the top-level error for v0-v2.
+ */
+public final class LeaveGroupHandler implements ApiHandler<LeaveGroupRequest> {
+    private final GroupCoordinator coordinator;
+
+    public LeaveGroupHandler(GroupCoordinator coordinator) {
+        this.coordinator = coordinator;
+    }
+
+    @Override
+    public AbstractResponse handle(ClientInfo client, LeaveGroupRequest request) {
+        return BoundedWait.await(
+                        coordinator.leaveGroup(request.normalizedData()),
+                        coordinator.config().offsetCommitTimeoutMs())
+                .<AbstractResponse>map(r -> new LeaveGroupResponse(r, request.version()))
+                .orElseGet(() -> request.getErrorResponse(Errors.COORDINATOR_NOT_AVAILABLE.exception()));
+    }
+}

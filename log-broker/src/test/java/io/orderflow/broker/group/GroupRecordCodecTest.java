@@ -1,0 +1,99 @@
+package io.orderflow.broker.group;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.orderflow.broker.group.GroupRecord.GroupMetadata;
+import io.orderflow.broker.group.GroupRecord.GroupSnapshot;
+import io.orderflow.broker.group.GroupRecord.MemberSnapshot;
+import io.orderflow.broker.group.GroupRecord.OffsetCommit;
+import java.nio.ByteBuffer;
+import java.util.List;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+
+class GroupRecordCodecTest {
+
+    private static GroupRecord roundTrip(GroupRecord record) {
+        byte[] value = GroupRecordCodec.value(record);
+        return GroupRecordCodec.decode(
+                ByteBuffer.wrap(GroupRecordCodec.key(record)), value == null ? null : ByteBuffer.wrap(value));
+    }
+
+    @Provide
+    Arbitrary<OffsetCommit> offsetCommits() {
+        Arbitrary<String> text = Arbitraries.strings().ofMaxLength(30);
+        Arbitrary<CommittedOffset> offset = Combinators.combine(
+                        Arbitraries.longs().greaterOrEqual(0),
+                        Arbitraries.integers().between(-1, 100),
+                        text,
+                        Arbitraries.longs().between(0, Long.MAX_VALUE / 2),
+                        Arbitraries.of(-1L, 5L))
+                .as(CommittedOffset::new)
+                .injectNull(0.2);
+        return Combinators.combine(text, text, Arbitraries.integers().between(0, 10_000), offset)
+                .as(OffsetCommit::new);
+    }
+
+    @Property(tries = 200)
+    void offsetRecordsSurviveEncoding(@ForAll("offsetCommits") OffsetCommit record) {
+        assertThat(roundTrip(record)).isEqualTo(record);
+    }
+
+    @Test
+    void groupMetadataSurvivesEncodingWithItsMembers() {
+        MemberSnapshot member = new MemberSnapshot(
+                "a-1", "instance-a", "a", "/10.0.0.1", 30_000, 10_000, new byte[] {1, 2}, new byte[] {3});
+        MemberSnapshot dynamic = new MemberSnapshot("b-2", null, "b", "/10.0.0.2", 5, 6, new byte[0], new byte[0]);
+        GroupMetadata record = new GroupMetadata(
+                "grüppe", new GroupSnapshot("consumer", 7, "range", "a-1", 123L, List.of(member, dynamic)));
+
+        GroupMetadata decoded = (GroupMetadata) roundTrip(record);
+
+        GroupSnapshot s = decoded.value();
+        assertThat(decoded.groupId()).isEqualTo("grüppe");
+        assertThat(s.protocolType()).isEqualTo("consumer");
+        assertThat(s.generationId()).isEqualTo(7);
+        assertThat(s.protocolName()).isEqualTo("range");
+        assertThat(s.leaderId()).isEqualTo("a-1");
+        assertThat(s.stateTimestampMs()).isEqualTo(123L);
+        assertThat(s.members()).hasSize(2);
+        assertThat(s.members().getFirst().groupInstanceId()).isEqualTo("instance-a");
+        assertThat(s.members().getFirst().subscription()).containsExactly(1, 2);
+        assertThat(s.members().getFirst().assignment()).containsExactly(3);
+        assertThat(s.members().get(1).groupInstanceId()).isNull();
+    }
+
+    @Test
+    void anEmptyGroupAndAGroupTombstoneSurviveEncoding() {
+        GroupMetadata empty = new GroupMetadata("g", new GroupSnapshot("", 0, null, null, 5L, List.of()));
+
+        assertThat(((GroupMetadata) roundTrip(empty)).value().protocolName()).isNull();
+        assertThat(roundTrip(new GroupMetadata("g", null))).isEqualTo(new GroupMetadata("g", null));
+    }
+
+    @Test
+    void offsetAndGroupKeysOfTheSameGroupDiffer() {
+        assertThat(GroupRecordCodec.key(new GroupMetadata("g", null)))
+                .isNotEqualTo(GroupRecordCodec.key(new OffsetCommit("g", "", 0, null)));
+    }
+
+    @Test
+    void unknownKeyTypesAndValueVersionsAreRefused() {
+        ByteBuffer key = ByteBuffer.allocate(2).putShort(0, (short) 9);
+        assertThatThrownBy(() -> GroupRecordCodec.decode(key, null)).hasMessageContaining("key type 9");
+
+        byte[] value = GroupRecordCodec.value(new OffsetCommit("g", "t", 0, new CommittedOffset(1, -1, "", 0, -1)));
+        value[1] = 7;
+        byte[] k = GroupRecordCodec.key(new OffsetCommit("g", "t", 0, null));
+        assertThatThrownBy(() -> GroupRecordCodec.decode(ByteBuffer.wrap(k), ByteBuffer.wrap(value)))
+                .hasMessageContaining("version 7");
+        assertThatThrownBy(() -> GroupRecordCodec.decode(ByteBuffer.wrap(k), ByteBuffer.wrap(new byte[] {0, 0, 1})))
+                .hasMessageContaining("ends early");
+    }
+}

@@ -1,0 +1,39 @@
+package io.orderflow.broker.group;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+
+/** A clock that moves only when a test moves it. */
+final class TestClock extends Clock {
+    private volatile long millis;
+
+    TestClock(long startMillis) {
+        this.millis = startMillis;
+    }
+
+    void advance(long ms) {
+        millis += ms;
+    }
+
+    @Override
+    public long millis() {
+        return millis;
+    }
+
+    @Override
+    public Instant instant() {
+        return Instant.ofEpochMilli(millis);
+    }
+
+    @Override
+    public ZoneId getZone() {
+        return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+        return this;
+    }
+}
