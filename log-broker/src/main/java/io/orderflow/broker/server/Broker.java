@@ -102,7 +102,7 @@ public final class Broker implements Closeable {
 
         AtomicReference<RequestDispatcher> self = new AtomicReference<>();
         this.dispatcher = RequestDispatcher.builder()
-                .register(ApiKeys.API_VERSIONS, 4, new ApiVersionsHandler(self::get))
+                .register(ApiKeys.API_VERSIONS, 5, new ApiVersionsHandler(self::get, node))
                 .register(
                         ApiKeys.METADATA,
                         13,

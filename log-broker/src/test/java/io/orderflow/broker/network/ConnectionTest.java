@@ -50,7 +50,12 @@ class ConnectionTest {
     private Connection connection() {
         AtomicReference<RequestDispatcher> self = new AtomicReference<>();
         RequestDispatcher dispatcher = RequestDispatcher.builder()
-                .register(ApiKeys.API_VERSIONS, 4, new ApiVersionsHandler(self::get))
+                .register(
+                        ApiKeys.API_VERSIONS,
+                        4,
+                        new ApiVersionsHandler(
+                                self::get,
+                                new io.orderflow.broker.handler.BrokerNode(1, "localhost", 9092, "test-cluster")))
                 .register(ApiKeys.METADATA, 12, (c, request) -> {
                     topicsSeen.addAll(((MetadataRequest) request).topics());
                     return new MetadataResponse(new MetadataResponseData(), request.version());

@@ -1,7 +1,6 @@
 package io.orderflow.broker.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.orderflow.broker.network.WireClient;
 import io.orderflow.broker.protocol.RequestCorpus;
@@ -148,20 +147,6 @@ class BadRequestsTest {
         assertThat(response.data().errorCode()).isEqualTo(Errors.UNSUPPORTED_VERSION.code());
         assertThat(response.data().apiKeys()).containsExactlyInAnyOrderElementsOf(advertised.values());
         assertThat(advertised()).isEqualTo(advertised);
-    }
-
-    @Test
-    void answersAnApiVersionsVersionItDoesNotAdvertiseAtVersionZero() throws Exception {
-        Map<Short, ApiVersionsResponseData.ApiVersion> advertised = advertised();
-        short beyond = (short) (advertised.get(ApiKeys.API_VERSIONS.id).maxVersion() + 1);
-        assumeTrue(beyond <= ApiKeys.API_VERSIONS.latestVersion(true), "the codec knows no newer ApiVersions");
-        client.send(new ApiVersionsRequest.Builder().build(beyond), 778);
-
-        RequestHeader v0 = new RequestHeader(ApiKeys.API_VERSIONS, (short) 0, "wire-client", 778);
-        ApiVersionsResponse response = (ApiVersionsResponse) client.receive(v0);
-
-        assertThat(response.data().errorCode()).isEqualTo(Errors.UNSUPPORTED_VERSION.code());
-        assertThat(response.data().apiKeys()).containsExactlyInAnyOrderElementsOf(advertised.values());
     }
 
     @Test

@@ -1,0 +1,134 @@
+package io.orderflow.compatibility;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs one of Apache Kafka's command-line tools as a child JVM, the way {@code bin/kafka-*.sh} does: the tool's
+ * main class on this module's test classpath (kafka-tools 4.4.0 and what it brings), its stdin fed from a
+ * string, its stdout and stderr captured, under a timeout.
+ *
+ * <p>A child process rather than a call to {@code main}: the tools call {@code Exit.exit}, print to
+ * {@code System.out} and keep static state, and a real process is what an operator runs.
+ */
+public final class KafkaCli {
+    private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+
+    /** The tools this harness runs, by their script name and main class in kafka-tools 4.4.0. */
+    public enum Tool {
+        TOPICS("kafka-topics", "org.apache.kafka.tools.TopicCommand"),
+        CONSOLE_PRODUCER("kafka-console-producer", "org.apache.kafka.tools.ConsoleProducer"),
+        CONSOLE_CONSUMER("kafka-console-consumer", "org.apache.kafka.tools.consumer.ConsoleConsumer"),
+        CONSUMER_GROUPS("kafka-consumer-groups", "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand");
+
+        final String script;
+        final String mainClass;
+
+        Tool(String script, String mainClass) {
+            this.script = script;
+            this.mainClass = mainClass;
+        }
+    }
+
+    /** What a tool printed and how it exited; {@link #command()} is the equivalent {@code bin/} command line. */
+    public record Run(String command, int exitCode, String stdout, String stderr) {
+        /** This run, or an {@link AssertionError} showing everything the tool printed if it exited non-zero. */
+        public Run succeeded() {
+            if (exitCode != 0) {
+                throw new AssertionError(transcript());
+            }
+            return this;
+        }
+
+        public List<String> stdoutLines() {
+            return stdout.lines().toList();
+        }
+
+        /** The command, its exit code and everything it printed: the message for a failed assertion. */
+        public String transcript() {
+            String outcome = exitCode < 0 ? "did not finish" : "exited with code " + exitCode;
+            return command + " " + outcome + "\n--- stdout ---\n" + stdout + "\n--- stderr ---\n" + stderr;
+        }
+    }
+
+    private KafkaCli() {}
+
+    public static Run run(Tool tool, String... args) {
+        return run(tool, "", DEFAULT_TIMEOUT, args);
+    }
+
+    /** Runs {@code tool} with {@code args}, writing {@code stdin} to it and then closing its stdin. */
+    public static Run run(Tool tool, String stdin, Duration timeout, String... args) {
+        String classpath = System.getProperty("java.class.path");
+        if (!classpath.contains("kafka-tools")) {
+            throw new IllegalStateException("kafka-tools is not on java.class.path: " + classpath);
+        }
+        List<String> command = new ArrayList<>(List.of(
+                BrokerProcess.javaExecutable(),
+                "-Xshare:auto",
+                // The tools are short-lived: start fast and stay small rather than optimise.
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
+                "-Xmx256m",
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                "-cp",
+                classpath,
+                tool.mainClass));
+        command.addAll(List.of(args));
+        String shown = "bin/" + tool.script + ".sh " + String.join(" ", args);
+        Path out = null;
+        Path err = null;
+        try {
+            out = Files.createTempFile(tool.script, ".out");
+            err = Files.createTempFile(tool.script, ".err");
+            Process process = new ProcessBuilder(command)
+                    .redirectOutput(out.toFile())
+                    .redirectError(err.toFile())
+                    .start();
+            try (OutputStream in = process.getOutputStream()) {
+                in.write(stdin.getBytes(StandardCharsets.UTF_8));
+            } catch (IOException brokenPipe) {
+                // the tool exited before reading all its input; what it printed says why
+            }
+            boolean exited = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            if (!exited) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+            Run run = new Run(shown, exited ? process.exitValue() : -1, read(out), read(err));
+            if (!exited) {
+                throw new AssertionError("Timed out after " + timeout + ": " + run.transcript());
+            }
+            return run;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot run " + shown, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while running " + shown, e);
+        } finally {
+            delete(out);
+            delete(err);
+        }
+    }
+
+    private static String read(Path file) throws IOException {
+        return Files.readString(file, StandardCharsets.UTF_8);
+    }
+
+    private static void delete(Path file) {
+        if (file != null) {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException ignored) {
+                // a temporary file left behind is harmless
+            }
+        }
+    }
+}

@@ -1,0 +1,105 @@
+package io.orderflow.compatibility;
+
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * The stock kafka-clients 4.4.0 admin, producer and consumer, in this JVM, for the set-up and checks around the
+ * CLI tools: creating topics and producing data directly is much faster than starting a tool's JVM for it.
+ */
+final class KafkaClients {
+    private static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
+
+    private KafkaClients() {}
+
+    static void createTopic(String bootstrap, String name, int partitions) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1)))
+                    .all()
+                    .get(CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("Cannot create topic " + name + " with " + partitions + " partitions", e);
+        }
+    }
+
+    /** Sends every record with {@code acks=all} and returns once all of them are acknowledged. */
+    static void produce(String bootstrap, List<ProducerRecord<String, String>> records) {
+        Map<String, Object> config = Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrap,
+                ProducerConfig.ACKS_CONFIG,
+                "all",
+                ProducerConfig.LINGER_MS_CONFIG,
+                5);
+        try (KafkaProducer<String, String> producer =
+                new KafkaProducer<>(config, new StringSerializer(), new StringSerializer())) {
+            List<Future<?>> sent = new ArrayList<>();
+            for (ProducerRecord<String, String> record : records) {
+                sent.add(producer.send(record));
+            }
+            for (Future<?> ack : sent) {
+                ack.get(CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("Cannot produce " + records.size() + " records", e);
+        }
+    }
+
+    /**
+     * A consumer in {@code group} that starts at the earliest offset when the group has no committed offset
+     * and commits only when told to.
+     */
+    static KafkaConsumer<String, String> groupConsumer(String bootstrap, String group) {
+        Map<String, Object> config = Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrap,
+                ConsumerConfig.GROUP_ID_CONFIG,
+                group,
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                "earliest",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                false);
+        return new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer());
+    }
+
+    /** Polls until at least {@code count} records have arrived (failing after 30 s) and returns them all. */
+    static List<ConsumerRecord<String, String>> pollAtLeast(KafkaConsumer<String, String> consumer, int count) {
+        List<ConsumerRecord<String, String>> received = new ArrayList<>();
+        await("" + count + " records")
+                .atMost(CALL_TIMEOUT)
+                .pollInSameThread()
+                .pollInterval(Duration.ofMillis(1))
+                .until(
+                        () -> {
+                            consumer.poll(Duration.ofMillis(200)).forEach(received::add);
+                            return received.size();
+                        },
+                        size -> size >= count);
+        return received;
+    }
+}
