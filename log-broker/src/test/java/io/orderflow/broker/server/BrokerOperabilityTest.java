@@ -110,4 +110,58 @@ class BrokerOperabilityTest {
         }
         assertThat(help).contains("(default: 9092)");
     }
+
+    @Test
+    void readsSettingsFromAConfigFileWithCommandLineOverridesOnTop() throws Exception {
+        Path file = dataDir.resolve("broker.properties");
+        Files.writeString(file, "num.partitions=3\nlog.retention.ms=1000\nport=19092\n");
+
+        BrokerConfig config = BrokerConfig.load(file, Map.of("port", "0"));
+
+        assertThat(config.numPartitions()).isEqualTo(3);
+        assertThat(config.logDefaults().retentionMs()).isEqualTo(1000);
+        assertThat(config.port()).isZero();
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> BrokerConfig.load(file, Map.of("no.such.setting", "1")))
+                .hasMessageContaining("no.such.setting");
+    }
+
+    @Test
+    void exposesCommittedOffsetAndLagPerGroupAndPartition() throws Exception {
+        BrokerConfig config = BrokerConfig.from(Map.of(
+                "port", "0",
+                "listen.host", "127.0.0.1",
+                "advertised.host", "127.0.0.1",
+                "log.dirs", dataDir.toString(),
+                "metrics.port", "0"));
+        try (Broker broker = Broker.start(config, Clock.systemUTC())) {
+            String bootstrap = "127.0.0.1:" + broker.port();
+            broker.logs().createTopic("lagging", 1, Map.of());
+            Properties p = new Properties();
+            p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+            try (KafkaProducer<String, String> producer =
+                    new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
+                for (int i = 0; i < 10; i++) {
+                    producer.send(new ProducerRecord<>("lagging", "k", "v" + i)).get(30, TimeUnit.SECONDS);
+                }
+            }
+            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+                admin.alterConsumerGroupOffsets(
+                                "slow-readers",
+                                Map.of(
+                                        new org.apache.kafka.common.TopicPartition("lagging", 0),
+                                        new org.apache.kafka.clients.consumer.OffsetAndMetadata(4)))
+                        .all()
+                        .get(30, TimeUnit.SECONDS);
+            }
+
+            String metrics = get(broker.metricsPort(), "/metrics").body();
+
+            assertThat(metrics)
+                    .contains("orderflow_broker_group_committed_offset{group=\"slow-readers\",topic=\"lagging\","
+                            + "partition=\"0\"} 4\n")
+                    .contains(
+                            "orderflow_broker_group_lag{group=\"slow-readers\",topic=\"lagging\",partition=\"0\"} 6\n");
+        }
+    }
 }

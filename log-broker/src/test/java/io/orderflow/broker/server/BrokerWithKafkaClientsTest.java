@@ -156,4 +156,16 @@ class BrokerWithKafkaClientsTest {
             assertThat(values.stream().collect(Collectors.toSet())).hasSize(20).contains("v0", "v19");
         }
     }
+
+    @Test
+    void producingToAnUnknownTopicCreatesItWithTheDefaultPartitionCount() throws Exception {
+        try (KafkaProducer<String, String> producer = producer()) {
+            RecordMetadata md = producer.send(new ProducerRecord<>("auto-created", "k", "v"))
+                    .get(30, TimeUnit.SECONDS);
+            assertThat(md.offset()).isZero();
+        }
+        assertThat(broker.logs().topic("auto-created"))
+                .hasValueSatisfying(t ->
+                        assertThat(t.partitions()).isEqualTo(broker.config().numPartitions()));
+    }
 }
