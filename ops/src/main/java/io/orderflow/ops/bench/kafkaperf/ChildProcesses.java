@@ -1,0 +1,69 @@
+package io.orderflow.ops.bench.kafkaperf;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Every JVM the benchmark starts (brokers, Kafka's tools) is started here, so that none outlives it: on a normal
+ * end each is stopped by its owner, and if the benchmark is interrupted (Ctrl-C, SIGTERM) its shutdown hook calls
+ * {@link #stopAll}. {@code ops/bench/kafka-perf} additionally stops the whole process group from its trap, for
+ * the case where this JVM itself is killed.
+ *
+ * <p>Thread-safe.
+ */
+final class ChildProcesses {
+    private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
+    private static boolean stopping; // guarded by ChildProcesses.class
+
+    private ChildProcesses() {}
+
+    /**
+     * Starts {@code builder}'s command and tracks it until {@link #forget}.
+     *
+     * @throws IOException also once {@link #stopAll} has begun: the benchmark's main thread keeps running while
+     *     the shutdown hook stops the children, and must not start new ones behind its back
+     */
+    static synchronized Process start(ProcessBuilder builder) throws IOException {
+        if (stopping) {
+            throw new IOException("The benchmark is stopping; not starting "
+                    + builder.command().getFirst());
+        }
+        Process process = builder.start();
+        LIVE.add(process);
+        return process;
+    }
+
+    static void forget(Process process) {
+        LIVE.remove(process);
+    }
+
+    /** The java this JVM runs on: brokers and tools run on the same JDK as the benchmark. */
+    static String java() {
+        return ProcessHandle.current()
+                .info()
+                .command()
+                .orElseThrow(() -> new IllegalStateException("Cannot tell which java runs this JVM"));
+    }
+
+    /** SIGTERM to every child still running; those not gone 20 s later are killed. */
+    static void stopAll() {
+        List<Process> running;
+        synchronized (ChildProcesses.class) {
+            stopping = true;
+            running = List.copyOf(LIVE);
+        }
+        running.forEach(Process::destroy);
+        for (Process process : running) {
+            try {
+                if (!process.waitFor(20, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                process.destroyForcibly();
+            }
+        }
+    }
+}

@@ -1,0 +1,141 @@
+package io.orderflow.ops.bench.kafkaperf;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A broker JVM started by the benchmark, and what the benchmark reads from it: how long it took to answer its
+ * first request, its resident memory ({@code VmRSS}, and the kernel's peak {@code VmHWM}, from
+ * {@code /proc/<pid>/status}) and the CPU time it has used. Its stdout and stderr go to {@link #logFile()}.
+ *
+ * <p>Not thread-safe.
+ */
+final class RunningBroker implements AutoCloseable {
+    static final String HOST = "127.0.0.1";
+    private static final Duration STARTUP_TIMEOUT = Duration.ofMinutes(2);
+    private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(60);
+
+    private final String name;
+    private final Process process;
+    private final int port;
+    private final Path logFile;
+    private final long startupNanos;
+
+    private RunningBroker(String name, Process process, int port, Path logFile, long startupNanos) {
+        this.name = name;
+        this.process = process;
+        this.port = port;
+        this.logFile = logFile;
+        this.startupNanos = startupNanos;
+    }
+
+    /**
+     * Starts {@code command} and returns once the broker answers an ApiVersions request on {@code port}; the
+     * start-up time runs from just before the JVM is spawned to that answer.
+     */
+    static RunningBroker launch(String name, List<String> command, int port, Path logFile) throws IOException {
+        long t0 = System.nanoTime();
+        Process process = ChildProcesses.start(new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(logFile.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile())));
+        long deadline = t0 + STARTUP_TIMEOUT.toNanos();
+        while (!ApiVersionsProbe.answers(HOST, port, 200)) {
+            if (!process.isAlive()) {
+                ChildProcesses.forget(process);
+                throw new IOException(
+                        name + " exited with code " + process.exitValue() + " during start-up; see " + logFile);
+            }
+            if (System.nanoTime() > deadline) {
+                process.destroyForcibly();
+                ChildProcesses.forget(process);
+                throw new IOException(name + " did not answer ApiVersions on " + HOST + ":" + port + " within "
+                        + STARTUP_TIMEOUT + "; see " + logFile);
+            }
+            sleep(5);
+        }
+        return new RunningBroker(name, process, port, logFile, System.nanoTime() - t0);
+    }
+
+    String bootstrapServers() {
+        return HOST + ":" + port;
+    }
+
+    double startupMillis() {
+        return startupNanos / 1e6;
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    Path logFile() {
+        return logFile;
+    }
+
+    /** Resident memory now ({@code VmRSS}), in MiB. */
+    double rssMiB() {
+        return statusKiB("VmRSS:") / 1024.0;
+    }
+
+    /** The highest resident memory since the broker started ({@code VmHWM}), in MiB. */
+    double peakRssMiB() {
+        return statusKiB("VmHWM:") / 1024.0;
+    }
+
+    /** User plus system CPU time used so far, in seconds. */
+    double cpuSeconds() {
+        return process.toHandle()
+                        .info()
+                        .totalCpuDuration()
+                        .orElse(Duration.ZERO)
+                        .toNanos()
+                / 1e9;
+    }
+
+    private long statusKiB(String field) {
+        Path status = Path.of("/proc", Long.toString(process.pid()), "status");
+        try {
+            for (String line : Files.readAllLines(status)) {
+                if (line.startsWith(field)) {
+                    return Long.parseLong(
+                            line.substring(field.length()).replace("kB", "").trim());
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read " + status + " of " + name, e);
+        }
+        throw new IllegalStateException("No " + field + " in " + status + " of " + name);
+    }
+
+    /** SIGTERM, then waits for the broker to exit; kills it if it has not after a minute. */
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(SHUTDOWN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                System.out.printf("  %s did not stop within %s of SIGTERM; killed%n", name, SHUTDOWN_TIMEOUT);
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        } finally {
+            ChildProcesses.forget(process);
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while waiting for a broker to start", e);
+        }
+    }
+}
