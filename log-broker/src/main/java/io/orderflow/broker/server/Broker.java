@@ -64,6 +64,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class Broker implements Closeable {
     private static final Logger log = LoggerFactory.getLogger(Broker.class);
+    private static final int FLUSHER_THREADS = 8;
 
     private final BrokerConfig config;
     private final BrokerNode node;
@@ -83,8 +84,10 @@ public final class Broker implements Closeable {
         this.config = config;
         Files.createDirectories(config.dataDir());
         String clusterId = clusterId(config.dataDir());
+        // fsyncs are waits, not CPU: enough threads that partitions' files are synced in parallel.
         this.flusher = Executors.newFixedThreadPool(
-                2, Thread.ofPlatform().name("log-flusher-", 0).daemon(true).factory());
+                FLUSHER_THREADS,
+                Thread.ofPlatform().name("log-flusher-", 0).daemon(true).factory());
         this.scheduler = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().name("broker-scheduler").daemon(true).factory());
         this.logs = LogDirectory.open(config.dataDir(), config.logDefaults(), clock, LogFiles.real(), flusher);
