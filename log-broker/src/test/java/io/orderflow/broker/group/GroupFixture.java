@@ -2,6 +2,7 @@ package io.orderflow.broker.group;
 
 import io.orderflow.broker.log.LogConfig;
 import io.orderflow.broker.log.LogFiles;
+import io.orderflow.broker.log.ManualClock;
 import io.orderflow.broker.log.PartitionLog;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -34,7 +35,7 @@ final class GroupFixture implements AutoCloseable {
     static final long T0 = 1_700_000_000_000L;
     static final Executor INLINE = Runnable::run;
 
-    final TestClock clock = new TestClock(T0);
+    final ManualClock clock = new ManualClock(T0);
     private final Path dir;
     private final GroupCoordinatorConfig config;
     private final LogConfig logConfig;

@@ -6,18 +6,18 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 
 /** A clock that moves only when a test moves it. */
-final class ManualClock extends Clock {
+public final class ManualClock extends Clock {
     private volatile long millis;
 
-    ManualClock(long startMillis) {
+    public ManualClock(long startMillis) {
         this.millis = startMillis;
     }
 
-    void advance(long ms) {
+    public void advance(long ms) {
         millis += ms;
     }
 
-    void set(long ms) {
+    public void set(long ms) {
         millis = ms;
     }
 

@@ -3,29 +3,20 @@ package io.orderflow.broker.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,51 +28,28 @@ class BrokerWithKafkaClientsTest {
     @TempDir
     Path dataDir;
 
-    private Broker broker;
+    private TestBroker broker;
 
     @BeforeEach
     void start() {
-        broker = startBroker(dataDir);
+        broker = TestBroker.start(dataDir);
     }
 
     @AfterEach
     void stop() {
-        if (broker != null) {
-            broker.close();
-        }
-    }
-
-    static Broker startBroker(Path dataDir) {
-        return Broker.start(TestBroker.config(dataDir, Map.of()), Clock.systemUTC());
-    }
-
-    private String bootstrap() {
-        return "127.0.0.1:" + broker.port();
+        broker.close();
     }
 
     private KafkaProducer<String, String> producer() {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
-        return new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
+        return broker.producer();
     }
 
     private KafkaConsumer<String, String> consumer() {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        return new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
+        return broker.consumer();
     }
 
     private void createTopic(String name, int partitions) throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()))) {
-            admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1)))
-                    .all()
-                    .get(30, TimeUnit.SECONDS);
-        }
+        broker.createTopic(name, partitions, Map.of());
     }
 
     @Test
@@ -142,8 +110,7 @@ class BrokerWithKafkaClientsTest {
                 producer.send(new ProducerRecord<>("durable", "k" + i, "v" + i)).get(30, TimeUnit.SECONDS);
             }
         }
-        broker.close();
-        broker = startBroker(dataDir);
+        broker.restart();
 
         try (KafkaConsumer<String, String> consumer = consumer()) {
             List<TopicPartition> parts = List.of(new TopicPartition("durable", 0), new TopicPartition("durable", 1));
@@ -164,8 +131,8 @@ class BrokerWithKafkaClientsTest {
                     .get(30, TimeUnit.SECONDS);
             assertThat(md.offset()).isZero();
         }
-        assertThat(broker.logs().topic("auto-created"))
-                .hasValueSatisfying(t ->
-                        assertThat(t.partitions()).isEqualTo(broker.config().numPartitions()));
+        assertThat(broker.broker().logs().topic("auto-created"))
+                .hasValueSatisfying(t -> assertThat(t.partitions())
+                        .isEqualTo(broker.broker().config().numPartitions()));
     }
 }
