@@ -65,6 +65,15 @@ public final class KafkaCli {
         return run(tool, "", DEFAULT_TIMEOUT, args);
     }
 
+    /** Runs {@code tool} against {@code bootstrapServers}: {@code --bootstrap-server} then {@code args}. */
+    public static Run runAgainst(String bootstrapServers, Tool tool, String... args) {
+        String[] withServer = new String[args.length + 2];
+        withServer[0] = "--bootstrap-server";
+        withServer[1] = bootstrapServers;
+        System.arraycopy(args, 0, withServer, 2, args.length);
+        return run(tool, withServer);
+    }
+
     /** Runs {@code tool} with {@code args}, writing {@code stdin} to it and then closing its stdin. */
     public static Run run(Tool tool, String stdin, Duration timeout, String... args) {
         String classpath = System.getProperty("java.class.path");

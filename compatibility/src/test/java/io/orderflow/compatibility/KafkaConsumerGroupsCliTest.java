@@ -49,11 +49,8 @@ class KafkaConsumerGroupsCliTest {
     }
 
     private static KafkaCli.Run consumerGroups(String... args) {
-        String[] withServer = new String[args.length + 2];
-        withServer[0] = "--bootstrap-server";
-        withServer[1] = broker.bootstrapServers();
-        System.arraycopy(args, 0, withServer, 2, args.length);
-        KafkaCli.Run run = KafkaCli.run(CONSUMER_GROUPS, withServer).succeeded();
+        KafkaCli.Run run = KafkaCli.runAgainst(broker.bootstrapServers(), CONSUMER_GROUPS, args)
+                .succeeded();
         // The tool exits 0 even when its command failed (e.g. an API the broker does not support), so the
         // exit code alone proves nothing.
         assertThat(run.stdout() + run.stderr())

@@ -37,11 +37,7 @@ class KafkaTopicsCliTest {
     }
 
     private static KafkaCli.Run topics(String... args) {
-        String[] withServer = new String[args.length + 2];
-        withServer[0] = "--bootstrap-server";
-        withServer[1] = broker.bootstrapServers();
-        System.arraycopy(args, 0, withServer, 2, args.length);
-        return KafkaCli.run(TOPICS, withServer);
+        return KafkaCli.runAgainst(broker.bootstrapServers(), TOPICS, args);
     }
 
     @Test

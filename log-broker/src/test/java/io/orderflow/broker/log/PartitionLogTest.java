@@ -230,6 +230,39 @@ class PartitionLogTest {
     }
 
     @Test
+    void indexesThatDisagreeWithTheDataOrAreMissingAreRebuiltOnOpen() throws IOException {
+        LogConfig config = LogConfig.defaults().with(LogConfig.INDEX_INTERVAL_BYTES, "256");
+        PartitionLog log = open(config);
+        for (int i = 0; i < 60; i++) {
+            appendDurably(log, batch(T0 + i, "k" + i, "v" + i));
+        }
+        List<TestBatches.Read> before = readAll(log);
+        log.close();
+        opened.clear();
+        Path index = dir.resolve(LogSegment.fileName(0, LogSegment.INDEX_SUFFIX));
+        Path timeIndex = dir.resolve(LogSegment.fileName(0, LogSegment.TIME_INDEX_SUFFIX));
+        long indexSize = Files.size(index);
+        assertThat(indexSize).isGreaterThan(0);
+        // An entry pointing far past the end of the data, as a stale index after a crash could hold.
+        Files.write(
+                index,
+                ByteBuffer.allocate(OffsetIndex.ENTRY_SIZE)
+                        .putInt(59)
+                        .putInt(1 << 30)
+                        .array(),
+                java.nio.file.StandardOpenOption.APPEND);
+        Files.delete(timeIndex);
+
+        PartitionLog reopened = open(config);
+
+        assertThat(readAll(reopened)).isEqualTo(before);
+        assertThat(readAll(reopened, 37).getFirst().offset()).isEqualTo(37);
+        assertThat(reopened.offsetForTimestamp(T0 + 30)).isEqualTo(new TimestampOffset(T0 + 30, 30));
+        assertThat(Files.size(index)).isEqualTo(indexSize);
+        assertThat(Files.size(timeIndex)).isGreaterThan(0);
+    }
+
+    @Test
     void uncleanRestartCutsATornTailAndKeepsEveryWholeBatch() throws IOException {
         PartitionLog log = open(LogConfig.defaults());
         for (int i = 0; i < 10; i++) {
