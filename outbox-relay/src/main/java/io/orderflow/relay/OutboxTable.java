@@ -1,0 +1,162 @@
+package io.orderflow.relay;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * The relay's view of the outbox table (schema: order-service's Flyway migrations), on one connection.
+ *
+ * <p><b>Publishing order and the horizon.</b> Rows are returned in {@code (tx_id, id)} order, and only those whose
+ * writing transaction is older than every transaction still running: {@code tx_id < pg_snapshot_xmin(snapshot)}.
+ * Every transaction below that horizon has ended, so the set of rows below it is final: no transaction that commits
+ * later can add a row that sorts before a row already returned. That is what makes it safe to publish in this
+ * order without ever skipping a gap that may still fill (ids are drawn at insert, not at commit, so id order alone
+ * is not commit order). The horizon comes from the same statement's snapshot as the rows it filters
+ * ({@code pg_current_snapshot()} is the active snapshot), so "below the horizon" and "visible" agree. Writers take the
+ * order's advisory lock before their first write, so transactions that change the same order get increasing
+ * {@code tx_id}s in the order they changed it; see docs/outbox.md for the whole argument.
+ *
+ * <p>Every method runs in the connection's auto-commit mode: each statement is its own transaction, and a crash
+ * between them leaves rows unpublished (published again later), never marked without having been acknowledged.
+ * Not thread-safe: one relay thread owns the connection.
+ */
+public final class OutboxTable {
+
+    private static final String PENDING = """
+            SELECT o.id, o.tx_id::text::bigint AS tx_id, o.event_id, o.aggregate_id, o.aggregate_version,
+                   o.event_type, o.event_version, o.payload, o.traceparent, o.created_at,
+                   o.tx_id < h.horizon AS ready
+              FROM outbox o, (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon) h
+             WHERE o.published_at IS NULL AND o.quarantined_at IS NULL
+             ORDER BY o.tx_id, o.id
+             LIMIT ?
+            """;
+
+    private final Connection connection;
+
+    public OutboxTable(Connection connection) {
+        this.connection = connection;
+    }
+
+    /** Up to {@code limit} rows that may be published now, in publishing order. */
+    public PendingBatch pending(int limit) throws SQLException {
+        List<OutboxRow> ready = new ArrayList<>();
+        boolean held = false;
+        try (PreparedStatement statement = connection.prepareStatement(PENDING)) {
+            statement.setInt(1, limit);
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    if (!rows.getBoolean("ready")) {
+                        // (tx_id, id) order puts every ready row before the first one behind the horizon.
+                        held = true;
+                        break;
+                    }
+                    ready.add(new OutboxRow(
+                            rows.getLong("id"),
+                            rows.getLong("tx_id"),
+                            rows.getObject("event_id", UUID.class),
+                            rows.getString("aggregate_id"),
+                            rows.getLong("aggregate_version"),
+                            rows.getString("event_type"),
+                            rows.getString("event_version"),
+                            rows.getString("payload"),
+                            rows.getString("traceparent"),
+                            rows.getTimestamp("created_at").toInstant()));
+                }
+            }
+        }
+        return new PendingBatch(ready, held);
+    }
+
+    /** The orders among {@code aggregateIds} that have a quarantined event: their later events must wait too. */
+    public Set<String> ordersWithQuarantinedEvents(Collection<String> aggregateIds) throws SQLException {
+        Set<String> blocked = new HashSet<>();
+        if (aggregateIds.isEmpty()) {
+            return blocked;
+        }
+        try (PreparedStatement statement = connection.prepareStatement(
+                "SELECT DISTINCT aggregate_id FROM outbox WHERE quarantined_at IS NOT NULL AND aggregate_id = ANY (?)")) {
+            Array ids = connection.createArrayOf("text", aggregateIds.toArray());
+            statement.setArray(1, ids);
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    blocked.add(rows.getString(1));
+                }
+            }
+        }
+        return blocked;
+    }
+
+    /** Marks rows the broker acknowledged. Returns how many rows changed. */
+    public int markPublished(List<Long> ids) throws SQLException {
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        try (PreparedStatement statement =
+                connection.prepareStatement("UPDATE outbox SET published_at = clock_timestamp()"
+                        + " WHERE id = ANY (?) AND published_at IS NULL AND quarantined_at IS NULL")) {
+            statement.setArray(1, connection.createArrayOf("bigint", ids.toArray()));
+            return statement.executeUpdate();
+        }
+    }
+
+    /** Sets a row aside with the reason it cannot be published; the relay never tries it again. */
+    public void quarantine(long id, String reason) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(
+                "UPDATE outbox SET quarantined_at = clock_timestamp(), quarantine_reason = ?"
+                        + " WHERE id = ? AND published_at IS NULL")) {
+            statement.setString(1, reason);
+            statement.setLong(2, id);
+            statement.executeUpdate();
+        }
+    }
+
+    /**
+     * Deletes up to {@code limit} rows published more than {@code retention} ago (the database's clock). Returns how
+     * many it deleted; call again while it returns {@code limit}.
+     */
+    public int deletePublishedBefore(Duration retention, int limit) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("""
+                DELETE FROM outbox WHERE id IN (
+                    SELECT id FROM outbox
+                     WHERE published_at IS NOT NULL AND published_at < clock_timestamp() - ?::interval
+                     LIMIT ?)
+                """)) {
+            statement.setString(1, retention.toMillis() + " milliseconds");
+            statement.setInt(2, limit);
+            return statement.executeUpdate();
+        }
+    }
+
+    /** Rows waiting, the age of the oldest, and quarantined rows, as of now (both counts use partial indexes). */
+    public OutboxBacklog backlog() throws SQLException {
+        try (Statement statement = connection.createStatement();
+                ResultSet row = statement.executeQuery("""
+                        SELECT (SELECT count(*) FROM outbox WHERE published_at IS NULL AND quarantined_at IS NULL),
+                               (SELECT min(created_at) FROM outbox
+                                 WHERE published_at IS NULL AND quarantined_at IS NULL),
+                               (SELECT count(*) FROM outbox WHERE quarantined_at IS NOT NULL),
+                               clock_timestamp()
+                        """)) {
+            row.next();
+            long pending = row.getLong(1);
+            Instant oldest =
+                    row.getTimestamp(2) == null ? null : row.getTimestamp(2).toInstant();
+            Instant now = row.getTimestamp(4).toInstant();
+            Duration age = oldest == null || oldest.isAfter(now) ? Duration.ZERO : Duration.between(oldest, now);
+            return new OutboxBacklog(pending, age, row.getLong(3));
+        }
+    }
+}

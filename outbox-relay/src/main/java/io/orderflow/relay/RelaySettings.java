@@ -1,0 +1,143 @@
+package io.orderflow.relay;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How the relay behaves; every value is a configuration property of the service (see {@code RelayConfig}).
+ *
+ * @param topic where events go ({@code orders})
+ * @param batchSize rows read and published per cycle at most
+ * @param pollInterval how long to wait for a commit notification before looking anyway (the fallback when a
+ *     NOTIFY is missed)
+ * @param horizonRetry how soon to look again when committed rows wait behind a still-running older transaction
+ * @param retention how long published rows are kept before they are deleted
+ * @param purgeInterval how often the leader deletes rows past their retention
+ * @param maxRecordBytes the largest record (key, value and headers) the relay sends; larger rows are quarantined
+ * @param backoffMin first wait after a database error
+ * @param backoffMax longest wait between retries after database errors
+ * @param standbyRetry how often a standby tries to become the leader
+ * @param brokerTimeout how long sends may wait for the broker before the relay reports itself not ready
+ * @param leaderLockId the relay group's advisory lock (instances with the same id take turns)
+ */
+public record RelaySettings(
+        String topic,
+        int batchSize,
+        Duration pollInterval,
+        Duration horizonRetry,
+        Duration retention,
+        Duration purgeInterval,
+        int maxRecordBytes,
+        Duration backoffMin,
+        Duration backoffMax,
+        Duration standbyRetry,
+        Duration brokerTimeout,
+        int leaderLockId) {
+
+    public RelaySettings {
+        Objects.requireNonNull(topic, "topic");
+        if (batchSize < 1) {
+            throw new IllegalArgumentException("batch size must be at least 1, was " + batchSize);
+        }
+        if (maxRecordBytes < 1) {
+            throw new IllegalArgumentException("max record bytes must be positive, was " + maxRecordBytes);
+        }
+    }
+
+    /** The defaults of the service's configuration. */
+    public static RelaySettings defaults() {
+        return new RelaySettings(
+                "orders",
+                500,
+                Duration.ofMillis(500),
+                Duration.ofMillis(2),
+                Duration.ofHours(1),
+                Duration.ofMinutes(1),
+                1_000_000,
+                Duration.ofMillis(100),
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(5),
+                1);
+    }
+
+    public RelaySettings withRetention(Duration value) {
+        return new RelaySettings(
+                topic,
+                batchSize,
+                pollInterval,
+                horizonRetry,
+                value,
+                purgeInterval,
+                maxRecordBytes,
+                backoffMin,
+                backoffMax,
+                standbyRetry,
+                brokerTimeout,
+                leaderLockId);
+    }
+
+    public RelaySettings withPurgeInterval(Duration value) {
+        return new RelaySettings(
+                topic,
+                batchSize,
+                pollInterval,
+                horizonRetry,
+                retention,
+                value,
+                maxRecordBytes,
+                backoffMin,
+                backoffMax,
+                standbyRetry,
+                brokerTimeout,
+                leaderLockId);
+    }
+
+    public RelaySettings withBatchSize(int value) {
+        return new RelaySettings(
+                topic,
+                value,
+                pollInterval,
+                horizonRetry,
+                retention,
+                purgeInterval,
+                maxRecordBytes,
+                backoffMin,
+                backoffMax,
+                standbyRetry,
+                brokerTimeout,
+                leaderLockId);
+    }
+
+    public RelaySettings withMaxRecordBytes(int value) {
+        return new RelaySettings(
+                topic,
+                batchSize,
+                pollInterval,
+                horizonRetry,
+                retention,
+                purgeInterval,
+                value,
+                backoffMin,
+                backoffMax,
+                standbyRetry,
+                brokerTimeout,
+                leaderLockId);
+    }
+
+    public RelaySettings withBrokerTimeout(Duration value) {
+        return new RelaySettings(
+                topic,
+                batchSize,
+                pollInterval,
+                horizonRetry,
+                retention,
+                purgeInterval,
+                maxRecordBytes,
+                backoffMin,
+                backoffMax,
+                standbyRetry,
+                value,
+                leaderLockId);
+    }
+}

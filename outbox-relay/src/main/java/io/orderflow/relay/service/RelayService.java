@@ -1,0 +1,71 @@
+package io.orderflow.relay.service;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.orderflow.relay.OutboxPublisher;
+import io.orderflow.relay.OutboxRelay;
+import io.orderflow.relay.RelayMetrics;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
+import java.sql.DriverManager;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * Runs the relay loop on its own thread for the application's life. The relay's database session is opened with
+ * the datasource's URL and credentials but outside the pool (see {@link io.orderflow.relay.OutboxDatabase}); the
+ * broker is whatever {@code kafka.bootstrap.servers} names: our broker or an Apache Kafka cluster alike.
+ */
+@Singleton
+public class RelayService {
+
+    private static final Logger LOG = Logger.getLogger(RelayService.class);
+
+    private final OutboxRelay relay;
+    private final String bootstrapServers;
+    private Thread thread;
+
+    RelayService(
+            RelayConfig config,
+            MeterRegistry registry,
+            @ConfigProperty(name = "quarkus.datasource.jdbc.url") String jdbcUrl,
+            @ConfigProperty(name = "quarkus.datasource.username", defaultValue = "postgres") String user,
+            @ConfigProperty(name = "quarkus.datasource.password", defaultValue = "") String password,
+            @ConfigProperty(name = "kafka.bootstrap.servers", defaultValue = "localhost:9092")
+                    String bootstrapServers) {
+        this.bootstrapServers = bootstrapServers;
+        Map<String, Object> producerConfig = OutboxPublisher.producerConfig(bootstrapServers, Map.of());
+        this.relay = new OutboxRelay(
+                config.settings(),
+                () -> DriverManager.getConnection(jdbcUrl, user, password),
+                () -> OutboxPublisher.newProducer(producerConfig),
+                new RelayMetrics(registry),
+                Clock.systemUTC());
+    }
+
+    void start(@Observes StartupEvent event) {
+        thread = Thread.ofPlatform().name("outbox-relay").start(relay);
+        LOG.infof(
+                "outbox relay started: broker %s, topic %s",
+                bootstrapServers, relay.settings().topic());
+    }
+
+    void stop(@Observes ShutdownEvent event) throws InterruptedException {
+        relay.close();
+        if (thread != null) {
+            thread.join(Duration.ofSeconds(10));
+        }
+    }
+
+    public OutboxRelay relay() {
+        return relay;
+    }
+
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+}

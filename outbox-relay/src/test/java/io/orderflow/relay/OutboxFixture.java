@@ -1,0 +1,155 @@
+package io.orderflow.relay;
+
+import io.orderflow.contracts.EventCodec;
+import io.orderflow.contracts.EventEnvelope;
+import io.orderflow.contracts.order.OrderCreated;
+import io.orderflow.contracts.order.OrderEvent;
+import io.orderflow.contracts.order.OrderLine;
+import io.orderflow.contracts.order.OrderPaid;
+import io.orderflow.contracts.order.OrderShipped;
+import io.orderflow.postgres.PostgresDatabase;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import org.flywaydb.core.Flyway;
+
+/**
+ * The order service's database for relay tests: a clean schema from order-service's own Flyway migrations, and
+ * writers that follow the outbox protocol (the order's advisory lock first, then one row per version).
+ */
+final class OutboxFixture {
+
+    static final String MIGRATIONS = "filesystem:../order-service/src/main/resources/db/migration";
+
+    private final PostgresDatabase database;
+    private final EventCodec codec = new EventCodec();
+
+    OutboxFixture(PostgresDatabase database) {
+        this.database = database;
+    }
+
+    /** Drops everything and migrates from scratch, so each test starts with an empty outbox. */
+    static OutboxFixture clean(PostgresDatabase database) throws SQLException {
+        try (Connection connection = database.connect();
+                Statement statement = connection.createStatement()) {
+            statement.execute("DROP SCHEMA IF EXISTS public CASCADE");
+            statement.execute("CREATE SCHEMA public");
+        }
+        Flyway.configure()
+                .dataSource(database.jdbcUrl(), database.user(), database.password())
+                .locations(MIGRATIONS)
+                .load()
+                .migrate();
+        return new OutboxFixture(database);
+    }
+
+    Connection connect() throws SQLException {
+        return database.connect();
+    }
+
+    /** An event of {@code orderId} at {@code version}: created at 1, paid at 2, shipped from 3 on. */
+    static OrderEvent eventAt(String orderId, long version) {
+        if (version == 1) {
+            return new OrderCreated(
+                    orderId,
+                    "customer-1",
+                    "EUR",
+                    List.of(new OrderLine("sku-1", 1, new BigDecimal("9.99"))),
+                    new BigDecimal("9.99"),
+                    "web");
+        }
+        if (version == 2) {
+            return new OrderPaid(orderId, new BigDecimal("9.99"), "EUR", "pay-" + version);
+        }
+        return new OrderShipped(orderId, "carrier", "track-" + version);
+    }
+
+    /** Writes {@code orderId}'s event at {@code version} in its own transaction; returns its event id. */
+    UUID write(String orderId, long version) throws SQLException {
+        try (Connection connection = database.connect()) {
+            connection.setAutoCommit(false);
+            lockOrder(connection, orderId);
+            UUID eventId = insert(connection, orderId, version, eventAt(orderId, version));
+            connection.commit();
+            return eventId;
+        }
+    }
+
+    /** The writer's protocol: the order's lock before the transaction's first write. */
+    static void lockOrder(Connection connection, String orderId) throws SQLException {
+        try (PreparedStatement statement =
+                connection.prepareStatement("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))")) {
+            statement.setString(1, orderId);
+            statement.execute();
+        }
+    }
+
+    /** Inserts one outbox row for {@code event} in the caller's transaction. */
+    UUID insert(Connection connection, String orderId, long version, OrderEvent event) throws SQLException {
+        UUID eventId = UUID.randomUUID();
+        EventEnvelope envelope = codec.wrap(event, eventId, Instant.now(), "relay-test", null);
+        String payload = new String(codec.encode(envelope), StandardCharsets.UTF_8);
+        insertRaw(
+                connection,
+                eventId,
+                orderId,
+                version,
+                envelope.eventType(),
+                envelope.eventVersion().toString(),
+                payload);
+        return eventId;
+    }
+
+    /** Inserts a row with exactly these columns, valid or not. */
+    static void insertRaw(
+            Connection connection,
+            UUID eventId,
+            String orderId,
+            long version,
+            String eventType,
+            String eventVersion,
+            String payload)
+            throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("""
+                INSERT INTO outbox (event_id, aggregate_id, aggregate_version, event_type, event_version, payload,
+                                    occurred_at)
+                VALUES (?, ?, ?, ?, ?, ?, clock_timestamp())
+                """)) {
+            statement.setObject(1, eventId);
+            statement.setString(2, orderId);
+            statement.setLong(3, version);
+            statement.setString(4, eventType);
+            statement.setString(5, eventVersion);
+            statement.setString(6, payload);
+            statement.executeUpdate();
+        }
+    }
+
+    long count(String where) throws SQLException {
+        try (Connection connection = database.connect();
+                Statement statement = connection.createStatement();
+                ResultSet row = statement.executeQuery("SELECT count(*) FROM outbox WHERE " + where)) {
+            row.next();
+            return row.getLong(1);
+        }
+    }
+
+    String quarantineReason(UUID eventId) throws SQLException {
+        try (Connection connection = database.connect();
+                PreparedStatement statement =
+                        connection.prepareStatement("SELECT quarantine_reason FROM outbox WHERE event_id = ?")) {
+            statement.setObject(1, eventId);
+            try (ResultSet row = statement.executeQuery()) {
+                row.next();
+                return row.getString(1);
+            }
+        }
+    }
+}

@@ -1,0 +1,364 @@
+package io.orderflow.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.orderflow.postgres.PostgresDatabase;
+import io.orderflow.relay.TopicReader.Published;
+import io.orderflow.testing.InProcessBroker;
+import io.orderflow.testing.PostgresTest;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+@PostgresTest(service = "order-service")
+class OutboxRelayTest {
+
+    private static final Duration WITHIN = Duration.ofSeconds(30);
+
+    private OutboxFixture outbox;
+    private InProcessBroker broker;
+    private RelayHarness harness;
+    private final List<OutboxRelay> relays = new ArrayList<>();
+
+    @BeforeEach
+    void setUp(PostgresDatabase database, @TempDir Path brokerDir) throws Exception {
+        outbox = OutboxFixture.clean(database);
+        broker = InProcessBroker.start(brokerDir);
+        harness = new RelayHarness(outbox, broker);
+    }
+
+    @AfterEach
+    void tearDown() {
+        relays.forEach(OutboxRelay::close);
+        broker.close();
+    }
+
+    private OutboxRelay relay(RelaySettings settings) {
+        OutboxRelay relay = harness.relay(settings);
+        relays.add(relay);
+        return relay;
+    }
+
+    @Test
+    void publishesEachRowKeyedByOrderWithTheEnvelopeAsValueAndItsIdsAsHeaders() throws Exception {
+        harness.createTopic(3);
+        UUID created = outbox.write("order-1", 1);
+        UUID paid = outbox.write("order-1", 2);
+        UUID other = outbox.write("order-2", 1);
+        OutboxRelay relay = relay(RelaySettings.defaults());
+
+        assertThat(relay.lead()).isTrue();
+        CycleResult cycle = relay.cycle();
+
+        assertThat(cycle.published()).isEqualTo(3);
+        assertThat(outbox.count("published_at IS NOT NULL")).isEqualTo(3);
+        try (TopicReader reader = new TopicReader(broker.bootstrapServers(), RelayHarness.TOPIC)) {
+            List<Published> records = reader.readAtLeast(3, WITHIN);
+            Map<String, List<Published>> byOrder = TopicReader.byKey(records);
+            assertThat(byOrder.get("order-1"))
+                    .extracting(Published::eventId)
+                    .containsExactly(created.toString(), paid.toString());
+            assertThat(byOrder.get("order-2")).extracting(Published::eventId).containsExactly(other.toString());
+            Published first = byOrder.get("order-1").get(0);
+            assertThat(first.headers())
+                    .containsEntry("eventType", "OrderCreated")
+                    .containsEntry("eventVersion", "1.1")
+                    .doesNotContainKey("traceparent");
+            assertThat(first.value()).isEqualTo(payloadOf(created));
+        }
+    }
+
+    @Test
+    void doesNotPublishPastATransactionThatMayStillCommit() throws Exception {
+        harness.createTopic(1);
+        OutboxRelay relay = relay(RelaySettings.defaults());
+        assertThat(relay.lead()).isTrue();
+        try (Connection early = outbox.connect()) {
+            // The earlier transaction writes its row first (smaller id and tx_id) but has not committed yet ...
+            early.setAutoCommit(false);
+            OutboxFixture.lockOrder(early, "order-early");
+            UUID earlyEvent = outbox.insert(early, "order-early", 1, OutboxFixture.eventAt("order-early", 1));
+            // ... while a later transaction commits.
+            UUID lateEvent = outbox.write("order-late", 1);
+
+            CycleResult whileOpen = relay.cycle();
+
+            assertThat(whileOpen.published()).isZero();
+            assertThat(whileOpen.heldBehindHorizon()).isTrue();
+            assertThat(outbox.count("published_at IS NULL")).isEqualTo(1);
+
+            early.commit();
+            CycleResult afterCommit = relay.cycle();
+
+            assertThat(afterCommit.published()).isEqualTo(2);
+            try (TopicReader reader = new TopicReader(broker.bootstrapServers(), RelayHarness.TOPIC)) {
+                assertThat(reader.readAtLeast(2, WITHIN))
+                        .extracting(Published::eventId)
+                        .containsExactly(earlyEvent.toString(), lateEvent.toString());
+            }
+        }
+    }
+
+    @Test
+    void anOrdersEventsArriveInOrderWhileConcurrentWritersInterleaveOrders() throws Exception {
+        harness.createTopic(3);
+        OutboxRelay relay = relay(RelaySettings.defaults().withBatchSize(50));
+        RelayHarness.runInBackground(relay, "relay");
+        int orders = 20;
+        int versionsPerOrder = 10;
+        Map<String, Long> versionOfEvent = new ConcurrentHashMap<>();
+        ExecutorService writers = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int writer = 0; writer < 4; writer++) {
+                done.add(writers.submit(() -> {
+                    // Each writer advances every order it can: the next version of an order is written by
+                    // whichever writer gets its lock first, as concurrent requests do in the order service.
+                    for (int round = 0; round < orders * versionsPerOrder; round++) {
+                        String orderId = "order-" + (round % orders);
+                        try (Connection connection = outbox.connect()) {
+                            connection.setAutoCommit(false);
+                            OutboxFixture.lockOrder(connection, orderId);
+                            long next = nextVersion(connection, orderId);
+                            if (next <= versionsPerOrder) {
+                                UUID id =
+                                        outbox.insert(connection, orderId, next, OutboxFixture.eventAt(orderId, next));
+                                versionOfEvent.put(id.toString(), next);
+                            }
+                            connection.commit();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> future : done) {
+                future.get();
+            }
+        } finally {
+            writers.shutdown();
+        }
+
+        try (TopicReader reader = new TopicReader(broker.bootstrapServers(), RelayHarness.TOPIC)) {
+            List<Published> records = reader.readAtLeast(orders * versionsPerOrder, WITHIN);
+            Map<String, List<Published>> byOrder = TopicReader.byKey(records);
+            assertThat(byOrder).hasSize(orders);
+            byOrder.forEach((orderId, events) -> assertThat(firstOccurrences(events).stream()
+                            .map(versionOfEvent::get)
+                            .toList())
+                    .as("versions of %s in log order", orderId)
+                    .containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L));
+        }
+        await().atMost(WITHIN).until(() -> outbox.count("published_at IS NULL") == 0);
+    }
+
+    @Test
+    void quarantinesAnUnpublishableRowAndHoldsBackTheLaterEventsOfItsOrderOnly() throws Exception {
+        harness.createTopic(1);
+        UUID broken = UUID.randomUUID();
+        UUID later;
+        try (Connection connection = outbox.connect()) {
+            OutboxFixture.insertRaw(connection, broken, "order-x", 1, "OrderCreated", "1.1", "{not json");
+        }
+        later = outbox.write("order-x", 2);
+        UUID healthy = outbox.write("order-y", 1);
+        RelayMetrics metrics = RelayHarness.metrics();
+        OutboxRelay relay = harness.relay(RelaySettings.defaults(), metrics);
+        relays.add(relay);
+        assertThat(relay.lead()).isTrue();
+
+        CycleResult cycle = relay.cycle();
+
+        assertThat(cycle.published()).isEqualTo(1);
+        assertThat(cycle.quarantined()).isEqualTo(2);
+        assertThat(outbox.quarantineReason(broken)).startsWith("payload is not an event envelope");
+        assertThat(outbox.quarantineReason(later)).contains("earlier event of order order-x is quarantined");
+        assertThat(metrics.quarantinedTotal()).isEqualTo(2.0);
+        // A later event of the quarantined order, in a later cycle, is held back too.
+        UUID evenLater = outbox.write("order-x", 3);
+        assertThat(relay.cycle().quarantined()).isEqualTo(1);
+        assertThat(outbox.quarantineReason(evenLater)).contains("is quarantined");
+        try (TopicReader reader = new TopicReader(broker.bootstrapServers(), RelayHarness.TOPIC)) {
+            assertThat(reader.readAtLeast(1, WITHIN))
+                    .extracting(Published::eventId)
+                    .containsExactly(healthy.toString());
+        }
+    }
+
+    @Test
+    void quarantinesARecordLargerThanTheLimitAndAnEnvelopeThatContradictsItsRow() throws Exception {
+        harness.createTopic(1);
+        UUID tooLarge = outbox.write("order-big", 1);
+        UUID mismatched = UUID.randomUUID();
+        try (Connection connection = outbox.connect()) {
+            String payloadOfAnother = payloadOf(outbox.write("order-src", 1));
+            OutboxFixture.insertRaw(connection, mismatched, "order-other", 1, "OrderCreated", "1.1", payloadOfAnother);
+        }
+        OutboxRelay relay = relay(RelaySettings.defaults().withMaxRecordBytes(300));
+
+        assertThat(relay.lead()).isTrue();
+        relay.cycle();
+
+        assertThat(outbox.quarantineReason(tooLarge)).contains("exceeds the relay's limit of 300 bytes");
+        assertThat(outbox.quarantineReason(mismatched)).contains("differs from the row's");
+    }
+
+    @Test
+    void aRowSentButNotMarkedBeforeACrashIsSentAgainWithTheSameEventIdAndNothingIsLost() throws Exception {
+        harness.createTopic(1);
+        List<UUID> written = new ArrayList<>();
+        for (int version = 1; version <= 3; version++) {
+            written.add(outbox.write("order-1", version));
+        }
+        // A relay that crashed after the broker acknowledged the first two rows and before it marked them.
+        try (Connection connection = outbox.connect();
+                OutboxPublisher crashed = new OutboxPublisher(
+                        OutboxPublisher.newProducer(
+                                OutboxPublisher.producerConfig(broker.bootstrapServers(), Map.of())),
+                        new OutboxRecords(RelayHarness.TOPIC, 1_000_000),
+                        java.time.Clock.systemUTC())) {
+            List<OutboxRow> firstTwo =
+                    new OutboxTable(connection).pending(10).ready().subList(0, 2);
+            assertThat(crashed.publish(firstTwo, () -> false)).allMatch(d -> d instanceof Delivery.Acknowledged);
+        }
+
+        OutboxRelay restarted = relay(RelaySettings.defaults());
+        assertThat(restarted.lead()).isTrue();
+        assertThat(restarted.cycle().published()).isEqualTo(3);
+
+        try (TopicReader reader = new TopicReader(broker.bootstrapServers(), RelayHarness.TOPIC)) {
+            List<String> ids = reader.readAtLeast(5, WITHIN).stream()
+                    .map(Published::eventId)
+                    .toList();
+            assertThat(ids)
+                    .containsExactly(
+                            written.get(0).toString(),
+                            written.get(1).toString(),
+                            written.get(0).toString(),
+                            written.get(1).toString(),
+                            written.get(2).toString());
+            assertThat(new LinkedHashSet<>(ids))
+                    .containsExactlyElementsOf(
+                            written.stream().map(UUID::toString).toList());
+        }
+    }
+
+    @Test
+    void aSecondInstanceStandsByAndTakesOverWhenTheLeaderStops() throws Exception {
+        harness.createTopic(1);
+        OutboxRelay first = relay(RelaySettings.defaults());
+        OutboxRelay second = relay(RelaySettings.defaults());
+        Thread firstThread = RelayHarness.runInBackground(first, "relay-1");
+        await().atMost(WITHIN).until(() -> first.status().role() == RelayStatus.Role.LEADER);
+        Thread secondThread = RelayHarness.runInBackground(second, "relay-2");
+        await().atMost(WITHIN).until(() -> second.status().role() == RelayStatus.Role.STANDBY);
+
+        UUID beforeFailover = outbox.write("order-1", 1);
+        await().atMost(WITHIN).until(() -> outbox.count("published_at IS NULL") == 0);
+        assertThat(second.status().role()).isEqualTo(RelayStatus.Role.STANDBY);
+
+        first.close();
+        firstThread.join(Duration.ofSeconds(10));
+        await().atMost(WITHIN).until(() -> second.status().role() == RelayStatus.Role.LEADER);
+        UUID afterFailover = outbox.write("order-1", 2);
+
+        try (TopicReader reader = new TopicReader(broker.bootstrapServers(), RelayHarness.TOPIC)) {
+            assertThat(reader.readAtLeast(2, WITHIN))
+                    .extracting(Published::eventId)
+                    .containsExactly(beforeFailover.toString(), afterFailover.toString());
+        }
+        second.close();
+        secondThread.join(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void waitsWhileTheBrokerIsDownAndResumesByItselfWhenItReturns() throws Exception {
+        harness.createTopic(1);
+        RelayMetrics metrics = RelayHarness.metrics();
+        OutboxRelay relay = harness.relay(RelaySettings.defaults(), metrics);
+        relays.add(relay);
+        RelayHarness.runInBackground(relay, "relay");
+        outbox.write("order-1", 1);
+        await().atMost(WITHIN).until(() -> outbox.count("published_at IS NULL") == 0);
+
+        broker.stop();
+        UUID whileDown = outbox.write("order-1", 2);
+        await().atMost(WITHIN).until(() -> relay.status().brokerWaitingSince() != null);
+        assertThat(outbox.count("published_at IS NULL")).isEqualTo(1);
+
+        broker.start();
+        await().atMost(Duration.ofSeconds(60)).until(() -> outbox.count("published_at IS NULL") == 0);
+        assertThat(relay.status().brokerWaitingSince()).isNull();
+        try (TopicReader reader = new TopicReader(broker.bootstrapServers(), RelayHarness.TOPIC)) {
+            assertThat(reader.readAtLeast(2, WITHIN))
+                    .extracting(Published::eventId)
+                    .contains(whileDown.toString());
+        }
+        assertThat(metrics.publishedTotal()).isEqualTo(2.0);
+    }
+
+    @Test
+    void deletesPublishedRowsOnceTheyAreOlderThanTheRetention() throws Exception {
+        harness.createTopic(1);
+        outbox.write("order-1", 1);
+        outbox.write("order-1", 2);
+        try (Connection connection = outbox.connect()) {
+            OutboxFixture.insertRaw(connection, UUID.randomUUID(), "order-bad", 1, "OrderCreated", "1.1", "[]");
+        }
+        OutboxRelay keepsEverything = relay(RelaySettings.defaults());
+        assertThat(keepsEverything.lead()).isTrue();
+        keepsEverything.step();
+        assertThat(outbox.count("published_at IS NOT NULL")).isEqualTo(2);
+        keepsEverything.close();
+        relays.remove(keepsEverything);
+
+        OutboxRelay purging = relay(RelaySettings.defaults().withRetention(Duration.ZERO));
+        purging.step();
+
+        assertThat(outbox.count("true")).as("only the quarantined row is kept").isEqualTo(1);
+        assertThat(outbox.count("quarantined_at IS NOT NULL")).isEqualTo(1);
+    }
+
+    private static List<String> firstOccurrences(List<Published> events) {
+        return new ArrayList<>(
+                new LinkedHashSet<>(events.stream().map(Published::eventId).toList()));
+    }
+
+    private long nextVersion(Connection connection, String orderId) throws Exception {
+        try (PreparedStatement statement = connection.prepareStatement(
+                "SELECT coalesce(max(aggregate_version), 0) + 1 FROM outbox WHERE aggregate_id = ?")) {
+            statement.setString(1, orderId);
+            try (ResultSet row = statement.executeQuery()) {
+                row.next();
+                return row.getLong(1);
+            }
+        }
+    }
+
+    private String payloadOf(UUID eventId) throws Exception {
+        try (Connection connection = outbox.connect();
+                PreparedStatement statement =
+                        connection.prepareStatement("SELECT payload FROM outbox WHERE event_id = ?")) {
+            statement.setObject(1, eventId);
+            try (ResultSet row = statement.executeQuery()) {
+                row.next();
+                return row.getString(1);
+            }
+        }
+    }
+}

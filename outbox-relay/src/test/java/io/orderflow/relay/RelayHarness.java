@@ -1,0 +1,56 @@
+package io.orderflow.relay;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.orderflow.testing.InProcessBroker;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+
+/** Builds relays wired to a test's database and broker, and creates the topic they publish to. */
+final class RelayHarness {
+
+    static final String TOPIC = "orders";
+
+    private final OutboxFixture outbox;
+    private final InProcessBroker broker;
+
+    RelayHarness(OutboxFixture outbox, InProcessBroker broker) {
+        this.outbox = outbox;
+        this.broker = broker;
+    }
+
+    void createTopic(int partitions) throws Exception {
+        try (Admin admin =
+                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic(TOPIC, partitions, (short) 1)))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    OutboxRelay relay(RelaySettings settings, RelayMetrics metrics) {
+        Map<String, Object> producerConfig = OutboxPublisher.producerConfig(broker.bootstrapServers(), Map.of());
+        return new OutboxRelay(
+                settings,
+                outbox::connect,
+                () -> OutboxPublisher.newProducer(producerConfig),
+                metrics,
+                Clock.systemUTC());
+    }
+
+    OutboxRelay relay(RelaySettings settings) {
+        return relay(settings, new RelayMetrics(new SimpleMeterRegistry()));
+    }
+
+    static RelayMetrics metrics() {
+        return new RelayMetrics(new SimpleMeterRegistry());
+    }
+
+    static Thread runInBackground(OutboxRelay relay, String name) {
+        return Thread.ofPlatform().name(name).daemon().start(relay);
+    }
+}
