@@ -105,19 +105,28 @@ public final class OutboxPublisher implements AutoCloseable {
             }
             sent.add(future);
         }
+        boolean pending = index < rows.size();
         for (int i = index; i < rows.size(); i++) {
             outcome[i] = new Delivery.Pending(rows.get(i));
         }
         for (int i = 0; i < sent.size(); i++) {
             if (outcome[i] == null) {
                 outcome[i] = await(rows.get(i), sent.get(i), stop);
+                pending |= outcome[i] instanceof Delivery.Pending;
             }
         }
-        waitingSince = null;
+        if (!pending) {
+            waitingSince = null;
+        } else if (waitingSince == null) {
+            waitingSince = clock.instant();
+        }
         return List.of(outcome);
     }
 
-    /** Since when sends have been waiting for the broker, or null when none are waiting. */
+    /**
+     * Since when sends have been waiting for the broker (unanswered, or not sendable for lack of metadata), or null
+     * once a batch went through completely.
+     */
     public Instant waitingSince() {
         return waitingSince;
     }

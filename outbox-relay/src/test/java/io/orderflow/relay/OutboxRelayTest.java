@@ -69,7 +69,7 @@ class OutboxRelayTest {
         assertThat(cycle.published()).isEqualTo(3);
         assertThat(outbox.count("published_at IS NOT NULL")).isEqualTo(3);
         try (TopicReader reader = new TopicReader(broker.bootstrapServers(), RelayHarness.TOPIC)) {
-            List<Published> records = reader.readAtLeast(3, WITHIN);
+            List<Published> records = reader.readToEnd(WITHIN);
             Map<String, List<Published>> byOrder = TopicReader.byKey(records);
             assertThat(byOrder.get("order-1"))
                     .extracting(Published::eventId)
@@ -108,7 +108,7 @@ class OutboxRelayTest {
 
             assertThat(afterCommit.published()).isEqualTo(2);
             try (TopicReader reader = new TopicReader(broker.bootstrapServers(), RelayHarness.TOPIC)) {
-                assertThat(reader.readAtLeast(2, WITHIN))
+                assertThat(reader.readToEnd(WITHIN))
                         .extracting(Published::eventId)
                         .containsExactly(earlyEvent.toString(), lateEvent.toString());
             }
@@ -154,8 +154,9 @@ class OutboxRelayTest {
             writers.shutdown();
         }
 
+        await().atMost(WITHIN).until(() -> outbox.count("published_at IS NULL") == 0);
         try (TopicReader reader = new TopicReader(broker.bootstrapServers(), RelayHarness.TOPIC)) {
-            List<Published> records = reader.readAtLeast(orders * versionsPerOrder, WITHIN);
+            List<Published> records = reader.readToEnd(WITHIN);
             Map<String, List<Published>> byOrder = TopicReader.byKey(records);
             assertThat(byOrder).hasSize(orders);
             byOrder.forEach((orderId, events) -> assertThat(firstOccurrences(events).stream()
@@ -194,9 +195,7 @@ class OutboxRelayTest {
         assertThat(relay.cycle().quarantined()).isEqualTo(1);
         assertThat(outbox.quarantineReason(evenLater)).contains("is quarantined");
         try (TopicReader reader = new TopicReader(broker.bootstrapServers(), RelayHarness.TOPIC)) {
-            assertThat(reader.readAtLeast(1, WITHIN))
-                    .extracting(Published::eventId)
-                    .containsExactly(healthy.toString());
+            assertThat(reader.readToEnd(WITHIN)).extracting(Published::eventId).containsExactly(healthy.toString());
         }
     }
 
@@ -242,9 +241,8 @@ class OutboxRelayTest {
         assertThat(restarted.cycle().published()).isEqualTo(3);
 
         try (TopicReader reader = new TopicReader(broker.bootstrapServers(), RelayHarness.TOPIC)) {
-            List<String> ids = reader.readAtLeast(5, WITHIN).stream()
-                    .map(Published::eventId)
-                    .toList();
+            List<String> ids =
+                    reader.readToEnd(WITHIN).stream().map(Published::eventId).toList();
             assertThat(ids)
                     .containsExactly(
                             written.get(0).toString(),
@@ -276,9 +274,10 @@ class OutboxRelayTest {
         firstThread.join(Duration.ofSeconds(10));
         await().atMost(WITHIN).until(() -> second.status().role() == RelayStatus.Role.LEADER);
         UUID afterFailover = outbox.write("order-1", 2);
+        await().atMost(WITHIN).until(() -> outbox.count("published_at IS NULL") == 0);
 
         try (TopicReader reader = new TopicReader(broker.bootstrapServers(), RelayHarness.TOPIC)) {
-            assertThat(reader.readAtLeast(2, WITHIN))
+            assertThat(reader.readToEnd(WITHIN))
                     .extracting(Published::eventId)
                     .containsExactly(beforeFailover.toString(), afterFailover.toString());
         }
@@ -305,9 +304,7 @@ class OutboxRelayTest {
         await().atMost(Duration.ofSeconds(60)).until(() -> outbox.count("published_at IS NULL") == 0);
         assertThat(relay.status().brokerWaitingSince()).isNull();
         try (TopicReader reader = new TopicReader(broker.bootstrapServers(), RelayHarness.TOPIC)) {
-            assertThat(reader.readAtLeast(2, WITHIN))
-                    .extracting(Published::eventId)
-                    .contains(whileDown.toString());
+            assertThat(reader.readToEnd(WITHIN)).extracting(Published::eventId).contains(whileDown.toString());
         }
         assertThat(metrics.publishedTotal()).isEqualTo(2.0);
     }

@@ -46,20 +46,28 @@ final class TopicReader implements AutoCloseable {
         consumer.seekToBeginning(partitions);
     }
 
-    /** Polls until at least {@code count} records have been read in total; returns all read so far. */
-    List<Published> readAtLeast(int count, Duration within) {
+    /**
+     * Reads up to the topic's end offsets as of this call: everything the broker had acknowledged by then, duplicates
+     * included. Returns all records read so far.
+     */
+    List<Published> readToEnd(Duration within) {
+        Map<TopicPartition, Long> end = consumer.endOffsets(consumer.assignment());
         await().atMost(within).until(() -> {
-            for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(100))) {
-                records.add(new Published(
-                        record.partition(),
-                        record.offset(),
-                        record.key(),
-                        new String(record.value(), StandardCharsets.UTF_8),
-                        headers(record.headers())));
-            }
-            return records.size() >= count;
+            poll();
+            return end.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue());
         });
         return List.copyOf(records);
+    }
+
+    private void poll() {
+        for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(100))) {
+            records.add(new Published(
+                    record.partition(),
+                    record.offset(),
+                    record.key(),
+                    new String(record.value(), StandardCharsets.UTF_8),
+                    headers(record.headers())));
+        }
     }
 
     private static Map<String, String> headers(Iterable<Header> headers) {

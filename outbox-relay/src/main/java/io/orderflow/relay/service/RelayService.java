@@ -12,6 +12,7 @@ import java.sql.DriverManager;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -34,14 +35,14 @@ public class RelayService {
             MeterRegistry registry,
             @ConfigProperty(name = "quarkus.datasource.jdbc.url") String jdbcUrl,
             @ConfigProperty(name = "quarkus.datasource.username", defaultValue = "postgres") String user,
-            @ConfigProperty(name = "quarkus.datasource.password", defaultValue = "") String password,
+            @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password,
             @ConfigProperty(name = "kafka.bootstrap.servers", defaultValue = "localhost:9092")
                     String bootstrapServers) {
         this.bootstrapServers = bootstrapServers;
         Map<String, Object> producerConfig = OutboxPublisher.producerConfig(bootstrapServers, Map.of());
         this.relay = new OutboxRelay(
                 config.settings(),
-                () -> DriverManager.getConnection(jdbcUrl, user, password),
+                () -> DriverManager.getConnection(jdbcUrl, user, password.orElse("")),
                 () -> OutboxPublisher.newProducer(producerConfig),
                 new RelayMetrics(registry),
                 Clock.systemUTC());
