@@ -24,19 +24,19 @@ import org.flywaydb.core.Flyway;
  * The order service's database for relay tests: a clean schema from order-service's own Flyway migrations, and
  * writers that follow the outbox protocol (the order's advisory lock first, then one row per version).
  */
-final class OutboxFixture {
+public final class OutboxFixture {
 
-    static final String MIGRATIONS = "filesystem:../order-service/src/main/resources/db/migration";
+    public static final String MIGRATIONS = "filesystem:../order-service/src/main/resources/db/migration";
 
     private final PostgresDatabase database;
     private final EventCodec codec = new EventCodec();
 
-    OutboxFixture(PostgresDatabase database) {
+    public OutboxFixture(PostgresDatabase database) {
         this.database = database;
     }
 
     /** Drops everything and migrates from scratch, so each test starts with an empty outbox. */
-    static OutboxFixture clean(PostgresDatabase database) throws SQLException {
+    public static OutboxFixture clean(PostgresDatabase database) throws SQLException {
         try (Connection connection = database.connect();
                 Statement statement = connection.createStatement()) {
             statement.execute("DROP SCHEMA IF EXISTS public CASCADE");
@@ -50,12 +50,12 @@ final class OutboxFixture {
         return new OutboxFixture(database);
     }
 
-    Connection connect() throws SQLException {
+    public Connection connect() throws SQLException {
         return database.connect();
     }
 
     /** An event of {@code orderId} at {@code version}: created at 1, paid at 2, shipped from 3 on. */
-    static OrderEvent eventAt(String orderId, long version) {
+    public static OrderEvent eventAt(String orderId, long version) {
         if (version == 1) {
             return new OrderCreated(
                     orderId,
@@ -72,7 +72,7 @@ final class OutboxFixture {
     }
 
     /** Writes {@code orderId}'s event at {@code version} in its own transaction; returns its event id. */
-    UUID write(String orderId, long version) throws SQLException {
+    public UUID write(String orderId, long version) throws SQLException {
         try (Connection connection = database.connect()) {
             connection.setAutoCommit(false);
             lockOrder(connection, orderId);
@@ -83,7 +83,7 @@ final class OutboxFixture {
     }
 
     /** The writer's protocol: the order's lock before the transaction's first write. */
-    static void lockOrder(Connection connection, String orderId) throws SQLException {
+    public static void lockOrder(Connection connection, String orderId) throws SQLException {
         try (PreparedStatement statement =
                 connection.prepareStatement("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))")) {
             statement.setString(1, orderId);
@@ -92,7 +92,7 @@ final class OutboxFixture {
     }
 
     /** Inserts one outbox row for {@code event} in the caller's transaction. */
-    UUID insert(Connection connection, String orderId, long version, OrderEvent event) throws SQLException {
+    public UUID insert(Connection connection, String orderId, long version, OrderEvent event) throws SQLException {
         UUID eventId = UUID.randomUUID();
         EventEnvelope envelope = codec.wrap(event, eventId, Instant.now(), "relay-test", null);
         String payload = new String(codec.encode(envelope), StandardCharsets.UTF_8);
@@ -108,7 +108,7 @@ final class OutboxFixture {
     }
 
     /** Inserts a row with exactly these columns, valid or not. */
-    static void insertRaw(
+    public static void insertRaw(
             Connection connection,
             UUID eventId,
             String orderId,
@@ -132,7 +132,7 @@ final class OutboxFixture {
         }
     }
 
-    long count(String where) throws SQLException {
+    public long count(String where) throws SQLException {
         try (Connection connection = database.connect();
                 Statement statement = connection.createStatement();
                 ResultSet row = statement.executeQuery("SELECT count(*) FROM outbox WHERE " + where)) {
@@ -141,7 +141,7 @@ final class OutboxFixture {
         }
     }
 
-    String quarantineReason(UUID eventId) throws SQLException {
+    public String quarantineReason(UUID eventId) throws SQLException {
         try (Connection connection = database.connect();
                 PreparedStatement statement =
                         connection.prepareStatement("SELECT quarantine_reason FROM outbox WHERE event_id = ?")) {

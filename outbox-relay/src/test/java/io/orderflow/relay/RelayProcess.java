@@ -21,9 +21,9 @@ import java.util.Map;
  * The packaged relay ({@code target/quarkus-app/quarkus-run.jar}) running as its own process, as in production,
  * so a test can {@code kill -9} it. Output goes to {@code target/relay-<name>.log}.
  */
-final class RelayProcess implements AutoCloseable {
+public final class RelayProcess implements AutoCloseable {
 
-    private static final Path JAR = Path.of("target", "quarkus-app", "quarkus-run.jar");
+    public static final Path JAR = Path.of("target", "quarkus-app", "quarkus-run.jar");
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
@@ -35,10 +35,17 @@ final class RelayProcess implements AutoCloseable {
         this.httpPort = httpPort;
     }
 
-    static RelayProcess start(
+    public static RelayProcess start(
             String name, PostgresDatabase database, String bootstrapServers, Map<String, String> settings) {
-        if (!Files.exists(JAR)) {
-            throw new IllegalStateException(JAR.toAbsolutePath() + " is missing: run the tests with `mvn verify`");
+        return start(JAR, name, database, bootstrapServers, settings);
+    }
+
+    /** Starts the relay packaged at {@code jar} (another module's tests: {@code ../outbox-relay/target/...}). */
+    public static RelayProcess start(
+            Path jar, String name, PostgresDatabase database, String bootstrapServers, Map<String, String> settings) {
+        if (!Files.exists(jar)) {
+            throw new IllegalStateException(
+                    jar.toAbsolutePath() + " is missing: build outbox-relay with `mvnw package`");
         }
         int port = freePort();
         List<String> command = new ArrayList<>();
@@ -53,7 +60,7 @@ final class RelayProcess implements AutoCloseable {
         command.add("-Dquarkus.http.port=" + port);
         settings.forEach((key, value) -> command.add("-D" + key + "=" + value));
         command.add("-jar");
-        command.add(JAR.toString());
+        command.add(jar.toString());
         try {
             Path log = Path.of("target", "relay-" + name + ".log");
             Process process = new ProcessBuilder(command)
@@ -74,12 +81,12 @@ final class RelayProcess implements AutoCloseable {
     }
 
     /** SIGKILL: no shutdown hook, no flush, no goodbye to the database or the broker. */
-    void killNine() throws InterruptedException {
+    public void killNine() throws InterruptedException {
         process.destroyForcibly();
         process.waitFor();
     }
 
-    int httpStatus(String path) {
+    public int httpStatus(String path) {
         try {
             return HTTP.send(request(path), HttpResponse.BodyHandlers.discarding())
                     .statusCode();
@@ -91,7 +98,7 @@ final class RelayProcess implements AutoCloseable {
         }
     }
 
-    String get(String path) throws IOException, InterruptedException {
+    public String get(String path) throws IOException, InterruptedException {
         return HTTP.send(request(path), HttpResponse.BodyHandlers.ofString()).body();
     }
 

@@ -17,11 +17,11 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 /** Reads a whole topic from the start with a stock consumer (no group), as records in partition-offset order. */
-final class TopicReader implements AutoCloseable {
+public final class TopicReader implements AutoCloseable {
 
     /** One consumed record, with its headers as strings. */
-    record Published(int partition, long offset, String key, String value, Map<String, String> headers) {
-        String eventId() {
+    public record Published(int partition, long offset, String key, String value, Map<String, String> headers) {
+        public String eventId() {
             return headers.get("eventId");
         }
     }
@@ -29,7 +29,7 @@ final class TopicReader implements AutoCloseable {
     private final KafkaConsumer<String, byte[]> consumer;
     private final List<Published> records = new ArrayList<>();
 
-    TopicReader(String bootstrapServers, String topic) {
+    public TopicReader(String bootstrapServers, String topic) {
         consumer = new KafkaConsumer<>(
                 Map.of(
                         ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
@@ -50,7 +50,7 @@ final class TopicReader implements AutoCloseable {
      * Reads up to the topic's end offsets as of this call: everything the broker had acknowledged by then, duplicates
      * included. Returns all records read so far.
      */
-    List<Published> readToEnd(Duration within) {
+    public List<Published> readToEnd(Duration within) {
         Map<TopicPartition, Long> end = consumer.endOffsets(consumer.assignment());
         await().atMost(within).until(() -> {
             poll();
@@ -79,7 +79,7 @@ final class TopicReader implements AutoCloseable {
     }
 
     /** Records grouped by key, each group in log order. */
-    static Map<String, List<Published>> byKey(List<Published> records) {
+    public static Map<String, List<Published>> byKey(List<Published> records) {
         return records.stream()
                 .sorted(java.util.Comparator.comparingInt(Published::partition).thenComparingLong(Published::offset))
                 .collect(Collectors.groupingBy(Published::key, java.util.LinkedHashMap::new, Collectors.toList()));
