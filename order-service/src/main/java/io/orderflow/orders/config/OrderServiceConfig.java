@@ -1,0 +1,33 @@
+package io.orderflow.orders.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+
+/**
+ * The service's own settings, under {@code order-service.*} (environment: {@code ORDER_SERVICE_*}). Datasource, HTTP
+ * and Flyway settings are Quarkus's own ({@code quarkus.datasource.*} and so on), see the module README.
+ */
+@ConfigMapping(prefix = "order-service")
+public interface OrderServiceConfig {
+
+    /** The {@code producer} written into every event envelope. */
+    @WithDefault("order-service")
+    String producer();
+
+    /** The reason recorded in OrderCancelled when {@code POST /orders/{id}/cancel} gives none. */
+    @WithDefault("requested by customer")
+    String defaultCancelReason();
+
+    Metrics metrics();
+
+    interface Metrics {
+
+        /**
+         * How old the order counts behind the {@code orders_by_status} gauge may be before a scrape recounts them
+         * ({@code SELECT status, count(*) FROM orders GROUP BY status}); 0 recounts on every scrape.
+         */
+        @WithDefault("5s")
+        Duration statusCountsMaxAge();
+    }
+}

@@ -1,0 +1,33 @@
+package io.orderflow.orders.domain;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * An order as it is after its latest committed change: an immutable snapshot handed from the service layer to the
+ * REST layer. {@code version} is 1 at creation and grows by one per transition; it is also the aggregate version of
+ * the outbox row that recorded the change. The detail fields ({@code paymentReference}, {@code carrier},
+ * {@code trackingNumber}, {@code cancellationReason}) are null until the transition that sets them.
+ */
+public record Order(
+        UUID id,
+        String customerId,
+        String currency,
+        String channel,
+        OrderStatus status,
+        List<OrderItem> items,
+        BigDecimal total,
+        long version,
+        Instant createdAt,
+        Instant updatedAt,
+        String paymentReference,
+        String carrier,
+        String trackingNumber,
+        String cancellationReason) {
+
+    public Order {
+        items = List.copyOf(items);
+    }
+}

@@ -1,0 +1,139 @@
+package io.orderflow.orders;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import javax.sql.DataSource;
+
+/**
+ * Reads the tables behind the API with plain JDBC, so tests check what was committed rather than what the service
+ * says it did. Transaction ids are compared as 32-bit xids: {@code xmin} of a row is the 32-bit id of the transaction
+ * that wrote it, {@code outbox.tx_id} the 64-bit {@code xid8} of the same transaction.
+ */
+public final class OrderTables {
+
+    public record OutboxRow(
+            long id,
+            long txId,
+            UUID eventId,
+            String aggregateId,
+            long aggregateVersion,
+            String eventType,
+            String eventVersion,
+            String payload,
+            String traceparent,
+            Instant occurredAt) {
+
+        /** The 32-bit xid of the writing transaction, comparable with a row's {@code xmin}. */
+        public long xid() {
+            return txId % (1L << 32);
+        }
+    }
+
+    public record OrderState(String status, long version, long xmin) {}
+
+    private final DataSource dataSource;
+
+    public OrderTables(DataSource dataSource) {
+        this.dataSource = dataSource;
+    }
+
+    /** The order's outbox rows, by aggregate version. */
+    public List<OutboxRow> outbox(UUID orderId) {
+        return query(
+                "SELECT id, tx_id::text, event_id, aggregate_id, aggregate_version, event_type, event_version, payload,"
+                        + " traceparent, occurred_at FROM outbox WHERE aggregate_id = ? ORDER BY aggregate_version",
+                rows -> {
+                    List<OutboxRow> outbox = new ArrayList<>();
+                    while (rows.next()) {
+                        outbox.add(new OutboxRow(
+                                rows.getLong(1),
+                                Long.parseLong(rows.getString(2)),
+                                rows.getObject(3, UUID.class),
+                                rows.getString(4),
+                                rows.getLong(5),
+                                rows.getString(6),
+                                rows.getString(7),
+                                rows.getString(8),
+                                rows.getString(9),
+                                rows.getObject(10, OffsetDateTime.class).toInstant()));
+                    }
+                    return outbox;
+                },
+                orderId.toString());
+    }
+
+    public Optional<OrderState> order(UUID orderId) {
+        return query(
+                "SELECT status, version, xmin::text FROM orders WHERE id = ?",
+                rows -> rows.next()
+                        ? Optional.of(
+                                new OrderState(rows.getString(1), rows.getLong(2), Long.parseLong(rows.getString(3))))
+                        : Optional.empty(),
+                orderId);
+    }
+
+    /** The xmins of the order's lines, in line order. */
+    public List<Long> lineXmins(UUID orderId) {
+        return query(
+                "SELECT xmin::text FROM order_lines WHERE order_id = ? ORDER BY line_no",
+                rows -> {
+                    List<Long> xmins = new ArrayList<>();
+                    while (rows.next()) {
+                        xmins.add(Long.parseLong(rows.getString(1)));
+                    }
+                    return xmins;
+                },
+                orderId);
+    }
+
+    /** A single number from {@code sql}, e.g. a count. */
+    public long number(String sql, Object... parameters) {
+        return query(
+                sql,
+                rows -> {
+                    rows.next();
+                    return rows.getLong(1);
+                },
+                parameters);
+    }
+
+    public void execute(String sql, Object... parameters) {
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement statement = prepare(connection, sql, parameters)) {
+            statement.execute();
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot run " + sql, e);
+        }
+    }
+
+    private interface RowsReader<T> {
+        T read(ResultSet rows) throws SQLException;
+    }
+
+    private <T> T query(String sql, RowsReader<T> reader, Object... parameters) {
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement statement = prepare(connection, sql, parameters);
+                ResultSet rows = statement.executeQuery()) {
+            return reader.read(rows);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot run " + sql, e);
+        }
+    }
+
+    private static PreparedStatement prepare(Connection connection, String sql, Object... parameters)
+            throws SQLException {
+        PreparedStatement statement = connection.prepareStatement(sql);
+        for (int i = 0; i < parameters.length; i++) {
+            statement.setObject(i + 1, parameters[i]);
+        }
+        return statement;
+    }
+}

@@ -1,0 +1,93 @@
+package io.orderflow.orders.rest;
+
+import static io.orderflow.orders.OrderRequests.createOrder;
+import static io.orderflow.orders.OrderRequests.transition;
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.hasKey;
+
+import io.orderflow.orders.OrderTables;
+import io.orderflow.orders.PostgresResource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+
+/** What operators rely on: the OpenAPI document, health checks and Prometheus metrics. */
+@QuarkusTest
+@WithTestResource(PostgresResource.class)
+class OperationsEndpointsTest {
+
+    @Inject
+    DataSource dataSource;
+
+    @Test
+    void theOpenApiDocumentDescribesTheOrdersApi() {
+        given().queryParam("format", "json")
+                .get("/q/openapi")
+                .then()
+                .statusCode(200)
+                .body("info.title", equalTo("orderflow order-service"))
+                .body("paths", hasKey("/orders"))
+                .body("paths", hasKey("/orders/{id}"))
+                .body("paths", hasKey("/orders/{id}/pay"))
+                .body("paths", hasKey("/orders/{id}/ship"))
+                .body("paths", hasKey("/orders/{id}/cancel"))
+                .body("paths.'/orders'.post.responses", hasKey("201"))
+                .body("paths.'/orders'.post.responses", hasKey("422"))
+                .body("paths.'/orders/{id}/pay'.post.responses", hasKey("409"))
+                .body("components.schemas", hasKey("Problem"))
+                .body("components.schemas", hasKey("CreateOrderRequest"));
+    }
+
+    @Test
+    void readinessChecksTheDatabase() {
+        given().get("/q/health/ready")
+                .then()
+                .statusCode(200)
+                .body("status", equalTo("UP"))
+                .body("checks.name", hasItem("Database connections health check"))
+                .body("checks.find { it.name == 'Database connections health check' }.status", equalTo("UP"));
+    }
+
+    @Test
+    void livenessIsUp() {
+        given().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
+    }
+
+    @Test
+    void metricsCountOrdersByStatusAndTimeRequests() {
+        transition(createOrder(), "pay").statusCode(200);
+        OrderTables tables = new OrderTables(dataSource);
+
+        String metrics = given().accept("text/plain")
+                .get("/q/metrics")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
+
+        for (String status : new String[] {"CREATED", "PAID", "SHIPPED", "CANCELLED"}) {
+            assertThat(gauge(metrics, status))
+                    .as("orders_by_status{status=%s}", status)
+                    .isEqualTo(tables.number("SELECT count(*) FROM orders WHERE status = ?", status));
+        }
+        assertThat(metrics)
+                .containsPattern("http_server_requests_seconds_count\\{[^}]*method=\"POST\"[^}]*uri=\"/orders\"")
+                .containsPattern("http_server_requests_seconds_count\\{[^}]*uri=\"/orders/\\{id\\}/pay\"");
+    }
+
+    private static double gauge(String metrics, String status) {
+        Matcher value = Pattern.compile("(?m)^orders_by_status\\{[^}]*status=\"" + status + "\"[^}]*} (\\S+)$")
+                .matcher(metrics);
+        assertThat(value.find())
+                .as("orders_by_status{status=%s} in%n%s", status, metrics)
+                .isTrue();
+        return Double.parseDouble(value.group(1));
+    }
+}
