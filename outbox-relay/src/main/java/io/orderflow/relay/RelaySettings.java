@@ -93,6 +93,22 @@ public record RelaySettings(
                 leaderLockId);
     }
 
+    public RelaySettings withPollInterval(Duration value) {
+        return new RelaySettings(
+                topic,
+                batchSize,
+                value,
+                horizonRetry,
+                retention,
+                purgeInterval,
+                maxRecordBytes,
+                backoffMin,
+                backoffMax,
+                standbyRetry,
+                brokerTimeout,
+                leaderLockId);
+    }
+
     public RelaySettings withBatchSize(int value) {
         return new RelaySettings(
                 topic,

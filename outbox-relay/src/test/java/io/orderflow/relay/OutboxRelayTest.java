@@ -310,6 +310,44 @@ class OutboxRelayTest {
     }
 
     @Test
+    void aCommitWakesTheRelayWithoutWaitingForThePollInterval() throws Exception {
+        harness.createTopic(1);
+        OutboxRelay relay = relay(RelaySettings.defaults().withPollInterval(Duration.ofMinutes(10)));
+        RelayHarness.runInBackground(relay, "relay");
+        await().atMost(WITHIN).until(() -> relay.status().role() == RelayStatus.Role.LEADER);
+        // Let the relay finish its first look and block waiting for a notification (it has nothing to do).
+        await().atMost(WITHIN).until(() -> relayThreadIsWaiting("relay"));
+
+        outbox.write("order-1", 1);
+
+        // Well within the ten-minute poll interval: only the NOTIFY of the commit can have woken it.
+        await().atMost(Duration.ofSeconds(10)).until(() -> outbox.count("published_at IS NULL") == 0);
+    }
+
+    @Test
+    void aRowWrittenWithoutANotificationIsStillFoundByPolling() throws Exception {
+        harness.createTopic(1);
+        try (Connection connection = outbox.connect();
+                java.sql.Statement statement = connection.createStatement()) {
+            statement.execute("ALTER TABLE outbox DISABLE TRIGGER outbox_notify");
+        }
+        OutboxRelay relay = relay(RelaySettings.defaults().withPollInterval(Duration.ofMillis(200)));
+        RelayHarness.runInBackground(relay, "relay");
+        await().atMost(WITHIN).until(() -> relay.status().role() == RelayStatus.Role.LEADER);
+
+        outbox.write("order-1", 1);
+
+        await().atMost(WITHIN).until(() -> outbox.count("published_at IS NULL") == 0);
+    }
+
+    private static boolean relayThreadIsWaiting(String name) {
+        return Thread.getAllStackTraces().entrySet().stream()
+                .filter(entry -> entry.getKey().getName().equals(name))
+                .anyMatch(entry -> java.util.Arrays.stream(entry.getValue())
+                        .anyMatch(frame -> frame.getMethodName().equals("getNotifications")));
+    }
+
+    @Test
     void deletesPublishedRowsOnceTheyAreOlderThanTheRetention() throws Exception {
         harness.createTopic(1);
         outbox.write("order-1", 1);
