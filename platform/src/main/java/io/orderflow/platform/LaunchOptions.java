@@ -9,22 +9,58 @@ import java.nio.file.Path;
  * default to the ports Kafka users expect, 9092 and 9404, so clients and scrapers need no configuration.
  */
 public record LaunchOptions(
-        boolean help, Path postgresDirectory, int postgresPort, Path brokerDirectory, int brokerPort, int metricsPort) {
+        boolean help,
+        Path postgresDirectory,
+        int postgresPort,
+        Path brokerDirectory,
+        int brokerPort,
+        int metricsPort,
+        boolean services,
+        Path servicesHome,
+        int orderServicePort,
+        int relayPort) {
 
     public static final Path DEFAULT_POSTGRES_DIRECTORY = Path.of(".orderflow", "postgres");
     public static final Path DEFAULT_BROKER_DIRECTORY = Path.of(".orderflow", "broker");
     public static final int DEFAULT_BROKER_PORT = 9092;
     public static final int DEFAULT_METRICS_PORT = 9404;
+    public static final int DEFAULT_ORDER_SERVICE_PORT = 8080;
+    public static final int DEFAULT_RELAY_PORT = 8081;
+    /** Where the services' modules are (each at {@code <name>/target/quarkus-app}): the repository's root. */
+    public static final Path DEFAULT_SERVICES_HOME = Path.of(".");
+
+    /** Infrastructure only (broker and PostgreSQL), no services: what tests of the launcher itself start. */
+    public LaunchOptions(
+            boolean help,
+            Path postgresDirectory,
+            int postgresPort,
+            Path brokerDirectory,
+            int brokerPort,
+            int metricsPort) {
+        this(
+                help,
+                postgresDirectory,
+                postgresPort,
+                brokerDirectory,
+                brokerPort,
+                metricsPort,
+                false,
+                DEFAULT_SERVICES_HOME,
+                DEFAULT_ORDER_SERVICE_PORT,
+                DEFAULT_RELAY_PORT);
+    }
 
     public static final String USAGE = """
             Usage: run-platform [--broker-dir DIR] [--broker-port PORT] [--metrics-port PORT]
-                                [--postgres-dir DIR] [--postgres-port PORT] [--help]
+                                [--postgres-dir DIR] [--postgres-port PORT]
+                                [--order-service-port PORT] [--relay-port PORT] [--no-services] [--help]
 
             Starts every part of the orderflow platform that exists, on this machine and without Docker, and
             keeps it running until Ctrl-C or SIGTERM, then stops it cleanly.
 
-            Today that is our Kafka-protocol log broker (clients connect to localhost:9092) and PostgreSQL with
-            one database per service (order, inventory, notification, analytics).
+            Today that is our Kafka-protocol log broker (clients connect to localhost:9092), PostgreSQL with
+            one database per service (order, inventory, notification, analytics), the order service
+            (http://localhost:8080/orders) and the outbox relay that publishes its events to the topic "orders".
 
               --broker-dir DIR      where the log broker keeps its topics and partitions, kept across restarts
                                     (default: .orderflow/broker under the working directory)
@@ -34,6 +70,10 @@ public record LaunchOptions(
               --postgres-dir DIR    where the embedded PostgreSQL keeps its binaries, data and log
                                     (default: .orderflow/postgres under the working directory)
               --postgres-port PORT  port of the embedded PostgreSQL (default: any free port)
+              --order-service-port PORT
+                                    HTTP port of order-service (default: 8080)
+              --relay-port PORT     HTTP port of outbox-relay's health and metrics (default: 8081)
+              --no-services         start only the broker and PostgreSQL
               --help                print this text
 
             A PORT of 0 picks any free port; the startup report prints the one in use.
@@ -52,7 +92,11 @@ public record LaunchOptions(
                 0,
                 DEFAULT_BROKER_DIRECTORY,
                 DEFAULT_BROKER_PORT,
-                DEFAULT_METRICS_PORT);
+                DEFAULT_METRICS_PORT,
+                true,
+                DEFAULT_SERVICES_HOME,
+                DEFAULT_ORDER_SERVICE_PORT,
+                DEFAULT_RELAY_PORT);
     }
 
     /** Accepts {@code --option value} and {@code --option=value}; a later occurrence of an option wins. */
@@ -64,6 +108,9 @@ public record LaunchOptions(
         Path brokerDirectory = defaults.brokerDirectory;
         int brokerPort = defaults.brokerPort;
         int metricsPort = defaults.metricsPort;
+        boolean services = defaults.services;
+        int orderServicePort = defaults.orderServicePort;
+        int relayPort = defaults.relayPort;
         for (int i = 0; i < args.length; i++) {
             String argument = args[i];
             boolean inline = argument.contains("=");
@@ -80,13 +127,34 @@ public record LaunchOptions(
                     brokerPort = port(name, inline ? valueAfterEquals(argument) : nextValue(args, i++));
                 case "--metrics-port" ->
                     metricsPort = port(name, inline ? valueAfterEquals(argument) : nextValue(args, i++));
+                case "--order-service-port" ->
+                    orderServicePort = port(name, inline ? valueAfterEquals(argument) : nextValue(args, i++));
+                case "--relay-port" ->
+                    relayPort = port(name, inline ? valueAfterEquals(argument) : nextValue(args, i++));
+                case "--no-services" -> services = false;
                 default -> throw new InvalidArgumentsException("Unknown argument '" + argument + "'.");
             }
         }
         requireDistinct("--broker-port", brokerPort, "--metrics-port", metricsPort);
         requireDistinct("--broker-port", brokerPort, "--postgres-port", postgresPort);
         requireDistinct("--metrics-port", metricsPort, "--postgres-port", postgresPort);
-        return new LaunchOptions(help, postgresDirectory, postgresPort, brokerDirectory, brokerPort, metricsPort);
+        requireDistinct("--order-service-port", orderServicePort, "--relay-port", relayPort);
+        for (int infrastructurePort : new int[] {brokerPort, metricsPort, postgresPort}) {
+            requireDistinct(
+                    "--order-service-port", orderServicePort, "a broker or PostgreSQL port", infrastructurePort);
+            requireDistinct("--relay-port", relayPort, "a broker or PostgreSQL port", infrastructurePort);
+        }
+        return new LaunchOptions(
+                help,
+                postgresDirectory,
+                postgresPort,
+                brokerDirectory,
+                brokerPort,
+                metricsPort,
+                services,
+                defaults.servicesHome,
+                orderServicePort,
+                relayPort);
     }
 
     private static String valueAfterEquals(String argument) {

@@ -2,22 +2,38 @@ package io.orderflow.platform;
 
 import io.orderflow.broker.server.Broker;
 import io.orderflow.broker.server.BrokerConfig;
+import io.orderflow.contracts.Topics;
 import io.orderflow.postgres.LocalPostgres;
 import io.orderflow.postgres.PostgresConfiguration;
 import io.orderflow.postgres.PostgresDatabase;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.errors.TopicExistsException;
 
 /**
  * Everything the launcher starts, as one object that stops it all again.
  *
- * <p>Today: our log {@link Broker}, in this JVM, with its data under the launch options' broker directory (kept
- * across restarts, like a Kafka log directory), then a {@link LocalPostgres} (the configured server, or an
- * embedded one under the launch options' directory) and one database per service. The services join after both,
- * as later issues build them, because they need the broker and their database from their first moment.
+ * <p>Our log {@link Broker}, in this JVM, with its data under the launch options' broker directory (kept across
+ * restarts, like a Kafka log directory), then a {@link LocalPostgres} (the configured server, or an embedded one
+ * under the launch options' directory) and one database per service, then the services that exist, each a
+ * {@link ServiceProcess}: order-service and outbox-relay (the consumers join as later issues build them). Services
+ * come last because they need the broker and their database from their first moment; their logs go to
+ * {@code logs/} beside the PostgreSQL directory ({@code .orderflow/logs} by default).
  *
  * <p>The broker starts first because it is the part most likely to fail: its default port 9092 is fixed and often
  * taken by another Kafka, and binding fails in milliseconds, before PostgreSQL has spent seconds starting.
@@ -37,15 +53,21 @@ public final class LocalPlatform implements AutoCloseable {
     private static final String BROKER_LISTEN_HOST = "127.0.0.1";
     private static final String BROKER_ADVERTISED_HOST = "localhost";
 
+    /** Partitions of the {@code orders} topic the platform creates: room for six consumers per group. */
+    static final int ORDERS_PARTITIONS = 6;
+
     private final Broker broker;
     private final LocalPostgres postgres;
     private final List<PostgresDatabase> databases;
+    private final List<ServiceProcess> services;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private LocalPlatform(Broker broker, LocalPostgres postgres, List<PostgresDatabase> databases) {
+    private LocalPlatform(
+            Broker broker, LocalPostgres postgres, List<PostgresDatabase> databases, List<ServiceProcess> services) {
         this.broker = broker;
         this.postgres = postgres;
         this.databases = databases;
+        this.services = services;
     }
 
     public static LocalPlatform start(PostgresConfiguration configuration, LaunchOptions options) {
@@ -56,7 +78,10 @@ public final class LocalPlatform implements AutoCloseable {
             try {
                 List<PostgresDatabase> databases =
                         SERVICES.stream().map(postgres::database).toList();
-                return new LocalPlatform(broker, postgres, databases);
+                List<ServiceProcess> services = options.services()
+                        ? startServices(options, bootstrapServers(broker), databases.getFirst())
+                        : List.of();
+                return new LocalPlatform(broker, postgres, databases, services);
             } catch (RuntimeException e) {
                 postgres.close();
                 throw e;
@@ -64,6 +89,73 @@ public final class LocalPlatform implements AutoCloseable {
         } catch (RuntimeException e) {
             broker.close();
             throw e;
+        }
+    }
+
+    /**
+     * order-service, then outbox-relay (which reads the outbox order-service's migrations create), each as its own
+     * process; the {@code orders} topic is created first so that it gets {@link #ORDERS_PARTITIONS} partitions rather
+     * than an auto-created single one. If one fails to start, the ones started are stopped.
+     */
+    private static List<ServiceProcess> startServices(
+            LaunchOptions options, String bootstrapServers, PostgresDatabase orderDatabase) {
+        createOrdersTopic(bootstrapServers);
+        Path logs = options.postgresDirectory().toAbsolutePath().normalize().resolveSibling("logs");
+        Map<String, String> database = new LinkedHashMap<>();
+        database.put("quarkus.datasource.jdbc.url", orderDatabase.jdbcUrl());
+        database.put("quarkus.datasource.username", orderDatabase.user());
+        if (orderDatabase.password() != null && !orderDatabase.password().isEmpty()) {
+            database.put("quarkus.datasource.password", orderDatabase.password());
+        }
+        List<ServiceProcess> started = new ArrayList<>();
+        try {
+            started.add(ServiceProcess.start(
+                    "order-service",
+                    quarkusApp(options, "order-service"),
+                    portOrFree(options.orderServicePort()),
+                    database,
+                    logs.resolve("order-service.log")));
+            Map<String, String> relay = new LinkedHashMap<>(database);
+            relay.put("kafka.bootstrap.servers", bootstrapServers);
+            started.add(ServiceProcess.start(
+                    "outbox-relay",
+                    quarkusApp(options, "outbox-relay"),
+                    portOrFree(options.relayPort()),
+                    relay,
+                    logs.resolve("outbox-relay.log")));
+            return List.copyOf(started);
+        } catch (RuntimeException e) {
+            started.reversed().forEach(ServiceProcess::close);
+            throw e;
+        }
+    }
+
+    private static Path quarkusApp(LaunchOptions options, String module) {
+        return options.servicesHome().resolve(module).resolve("target/quarkus-app/quarkus-run.jar");
+    }
+
+    private static void createOrdersTopic(String bootstrapServers) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+            admin.createTopics(List.of(new NewTopic(Topics.ORDERS, ORDERS_PARTITIONS, (short) 1)))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw new IllegalStateException("Cannot create the topic " + Topics.ORDERS + ": " + e.getCause(), e);
+            }
+        } catch (InterruptedException | TimeoutException e) {
+            throw new IllegalStateException("Cannot create the topic " + Topics.ORDERS + ": " + e, e);
+        }
+    }
+
+    private static int portOrFree(int port) {
+        if (port != 0) {
+            return port;
+        }
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("no free port for a service", e);
         }
     }
 
@@ -92,7 +184,16 @@ public final class LocalPlatform implements AutoCloseable {
 
     /** What Kafka clients put in {@code bootstrap.servers}, with the port actually bound. */
     public String bootstrapServers() {
+        return bootstrapServers(broker);
+    }
+
+    private static String bootstrapServers(Broker broker) {
         return broker.node().host() + ":" + broker.node().port();
+    }
+
+    /** The services started, in start order (empty with {@code --no-services}). */
+    public List<ServiceProcess> services() {
+        return services;
     }
 
     /** The broker's Prometheus endpoint. */
@@ -123,9 +224,13 @@ public final class LocalPlatform implements AutoCloseable {
             return;
         }
         try {
-            postgres.close();
+            services.reversed().forEach(ServiceProcess::close);
         } finally {
-            broker.close();
+            try {
+                postgres.close();
+            } finally {
+                broker.close();
+            }
         }
     }
 }

@@ -6,9 +6,8 @@ import io.orderflow.postgres.PostgresDatabase;
 /** What the launcher tells the developer once everything is up: what runs where, and what does not exist yet. */
 final class StartupReport {
 
-    static final String NOT_BUILT_YET = "Not built yet: the services (order-service, outbox-relay, and the consumers"
-            + " inventory-service, notification-service and analytics-service) come with later issues;"
-            + " only their databases exist today.";
+    static final String NOT_BUILT_YET = "Not built yet: the consumers inventory-service, notification-service and"
+            + " analytics-service come with later issues; only their databases exist today.";
 
     private StartupReport() {}
 
@@ -18,6 +17,7 @@ final class StartupReport {
         renderBroker(report, platform);
         report.append('\n');
         renderPostgres(report, platform);
+        renderServices(report, platform);
         report.append('\n').append(NOT_BUILT_YET).append('\n');
         return report.toString();
     }
@@ -47,6 +47,23 @@ final class StartupReport {
             report.append(String.format(
                     "  %-22s %-22s %s%n", database.serviceName(), database.databaseName(), database.jdbcUrl()));
         }
+    }
+
+    private static void renderServices(StringBuilder report, LocalPlatform platform) {
+        if (platform.services().isEmpty()) {
+            report.append("\nServices  not started (--no-services)\n");
+            return;
+        }
+        report.append("\nServices  each its own process, stopped with the launcher\n");
+        for (ServiceProcess service : platform.services()) {
+            report.append(String.format(
+                    "  %-14s %s  (health %s/q/health, metrics %s/q/metrics, log %s)%n",
+                    service.name(), service.baseUri(), service.baseUri(), service.baseUri(), service.logFile()));
+        }
+        report.append("  try: curl -i -X POST localhost:")
+                .append(platform.services().getFirst().baseUri().getPort())
+                .append("/orders -H 'Content-Type: application/json' -d '{\"customerId\":\"c-1\",\"currency\":\"EUR\","
+                        + "\"items\":[{\"sku\":\"sku-1\",\"quantity\":2,\"unitPrice\":\"9.99\"}]}'\n");
     }
 
     private static void row(StringBuilder report, String label, String value) {

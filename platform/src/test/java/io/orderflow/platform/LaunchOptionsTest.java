@@ -22,23 +22,55 @@ class LaunchOptionsTest {
 
     @Test
     void acceptsOptionsWithSeparateOrInlineValues() {
-        LaunchOptions expected =
-                new LaunchOptions(false, Path.of("/var/tmp/pg"), 15432, Path.of("/var/tmp/log"), 19092, 0);
+        LaunchOptions expected = new LaunchOptions(
+                false,
+                Path.of("/var/tmp/pg"),
+                15432,
+                Path.of("/var/tmp/log"),
+                19092,
+                0,
+                true,
+                Path.of("."),
+                18080,
+                18081);
 
         assertThat(LaunchOptions.parse(
                         "--postgres-dir", "/var/tmp/pg",
                         "--postgres-port", "15432",
                         "--broker-dir", "/var/tmp/log",
                         "--broker-port", "19092",
-                        "--metrics-port", "0"))
+                        "--metrics-port", "0",
+                        "--order-service-port", "18080",
+                        "--relay-port", "18081"))
                 .isEqualTo(expected);
         assertThat(LaunchOptions.parse(
                         "--postgres-dir=/var/tmp/pg",
                         "--postgres-port=15432",
                         "--broker-dir=/var/tmp/log",
                         "--broker-port=19092",
-                        "--metrics-port=0"))
+                        "--metrics-port=0",
+                        "--order-service-port=18080",
+                        "--relay-port=18081"))
                 .isEqualTo(expected);
+    }
+
+    @Test
+    void startsTheServicesOnTheirDefaultPortsUnlessToldNotTo() {
+        LaunchOptions defaults = LaunchOptions.parse();
+        assertThat(defaults.services()).isTrue();
+        assertThat(defaults.orderServicePort()).isEqualTo(8080);
+        assertThat(defaults.relayPort()).isEqualTo(8081);
+        assertThat(LaunchOptions.parse("--no-services").services()).isFalse();
+    }
+
+    @Test
+    void refusesAServicePortThatAnotherPartUses() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> LaunchOptions.parse("--order-service-port", "9092"))
+                .isInstanceOf(InvalidArgumentsException.class)
+                .hasMessageContaining("--order-service-port");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> LaunchOptions.parse("--relay-port", "8080"))
+                .isInstanceOf(InvalidArgumentsException.class)
+                .hasMessageContaining("--relay-port");
     }
 
     @Test

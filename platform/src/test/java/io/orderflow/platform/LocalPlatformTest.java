@@ -123,7 +123,7 @@ class LocalPlatformTest {
                         platform.postgres().adminJdbcUrl(),
                         StartupReport.NOT_BUILT_YET);
         assertThat(StartupReport.NOT_BUILT_YET)
-                .contains("order-service", "outbox-relay", "consumers")
+                .contains("inventory-service", "notification-service", "analytics-service", "consumers")
                 .doesNotContain("broker");
         for (PostgresDatabase database : platform.databases()) {
             assertThat(report)

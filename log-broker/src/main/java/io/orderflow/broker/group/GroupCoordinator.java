@@ -378,10 +378,10 @@ public final class GroupCoordinator {
                 group.refreshSubscribedTopics();
                 rebalancer.restore(group);
             }
-            log.info(
-                    "Loaded {} groups and the offsets of {} groups",
-                    groups.size(),
-                    offsets.groupIds().size());
+            log.atInfo()
+                    .addKeyValue("groups", groups.size())
+                    .addKeyValue("groupsWithOffsets", offsets.groupIds().size())
+                    .log("Loaded the consumer groups");
         });
     }
 
@@ -434,7 +434,7 @@ public final class GroupCoordinator {
             if (failure == null) {
                 return response;
             }
-            log.warn("Group records are not durable: {}", failure.toString());
+            log.atWarn().addKeyValue("error", failure.toString()).log("Group records are not durable");
             return onFailure.apply(GroupStore.errorFor(failure));
         });
     }

@@ -122,11 +122,11 @@ public final class GroupStore {
                         sink.accept(GroupRecordCodec.decode(record.key(), record.value()));
                         count++;
                     } catch (IllegalArgumentException e) {
-                        log.warn(
-                                "{}: skipping unreadable record at offset {}: {}",
-                                TOPIC,
-                                record.offset(),
-                                e.getMessage());
+                        log.atWarn()
+                                .addKeyValue("topic", TOPIC)
+                                .addKeyValue("offset", record.offset())
+                                .addKeyValue("problem", e.getMessage())
+                                .log("Skipping an unreadable group record");
                     }
                 }
                 next = Math.max(next, batch.nextOffset());
@@ -136,7 +136,11 @@ public final class GroupStore {
                         "Replay of " + partition.name() + " made no progress at offset " + next);
             }
         }
-        log.info("Replayed {} records of {} up to offset {}", count, partition.name(), end);
+        log.atInfo()
+                .addKeyValue("topic", TOPIC)
+                .addKeyValue("records", count)
+                .addKeyValue("endOffset", end)
+                .log("Replayed the group records");
     }
 
     /**

@@ -97,7 +97,10 @@ final class Membership {
             try {
                 store.append(List.of(Rebalancer.groupRecord(group, Map.of())));
             } catch (RuntimeException e) {
-                log.warn("Cannot write the metadata of new group {}; dropping it: {}", groupId, e.toString());
+                log.atWarn()
+                        .addKeyValue("group", groupId)
+                        .addKeyValue("error", e.toString())
+                        .log("Cannot write the metadata of a new group; dropping it");
                 future.complete(joinError(memberId, GroupStore.errorFor(e)));
                 rebalancer.dropGroup(group);
             }
@@ -137,13 +140,13 @@ final class Membership {
         if (instanceId != null) {
             String existing = group.staticMemberId(instanceId);
             if (existing != null) {
-                log.info(
-                        "Static member {} of group {} rejoins with an unknown member id in state {}; {} replaces {}",
-                        instanceId,
-                        group.groupId(),
-                        group.state(),
-                        newMemberId,
-                        existing);
+                log.atInfo()
+                        .addKeyValue("group", group.groupId())
+                        .addKeyValue("groupInstanceId", instanceId)
+                        .addKeyValue("state", group.state())
+                        .addKeyValue("memberId", newMemberId)
+                        .addKeyValue("replacedMemberId", existing)
+                        .log("Static member rejoins with an unknown member id; the new id replaces the old");
                 return replaceStaticMember(request, version, group, existing, newMemberId, future);
             }
             addMemberAndRebalance(request, clientId, clientHost, group, newMemberId, future);
@@ -284,13 +287,13 @@ final class Membership {
                 try {
                     store.append(List.of(Rebalancer.groupRecord(group, Map.of())));
                 } catch (RuntimeException e) {
-                    log.warn(
-                            "Cannot persist static member {} of group {} as {}; it stays {}: {}",
-                            instanceId,
-                            group.groupId(),
-                            newMemberId,
-                            oldMemberId,
-                            e.toString());
+                    log.atWarn()
+                            .addKeyValue("group", group.groupId())
+                            .addKeyValue("groupInstanceId", instanceId)
+                            .addKeyValue("memberId", newMemberId)
+                            .addKeyValue("keptMemberId", oldMemberId)
+                            .addKeyValue("error", e.toString())
+                            .log("Cannot persist a static member's new id; it keeps its old one");
                     group.updateMember(member, oldProtocols, oldRebalanceTimeoutMs, oldSessionTimeoutMs, null);
                     timer.cancel(Rebalancer.heartbeatKey(group.groupId(), newMemberId));
                     GroupMember restored = group.replaceStaticMember(instanceId, newMemberId, oldMemberId);
@@ -409,18 +412,22 @@ final class Membership {
         for (GroupMember m : group.members()) {
             assignment.putIfAbsent(m.memberId(), GroupMember.NO_ASSIGNMENT);
         }
-        log.info(
-                "Assignment from leader {} for group {} generation {}: {} members, {} static",
-                request.memberId(),
-                group.groupId(),
-                group.generationId(),
-                group.size(),
-                group.staticMemberCount());
+        log.atInfo()
+                .addKeyValue("group", group.groupId())
+                .addKeyValue("generation", group.generationId())
+                .addKeyValue("leaderId", request.memberId())
+                .addKeyValue("members", group.size())
+                .addKeyValue("staticMembers", group.staticMemberCount())
+                .log("Group leader sent the assignment");
         try {
             store.append(List.of(Rebalancer.groupRecord(group, assignment)));
         } catch (RuntimeException e) {
             Errors error = GroupStore.errorFor(e);
-            log.warn("Cannot write the assignment of group {}: {}", group.groupId(), e.toString());
+            log.atWarn()
+                    .addKeyValue("group", group.groupId())
+                    .addKeyValue("generation", group.generationId())
+                    .addKeyValue("error", e.toString())
+                    .log("Cannot write a group's assignment");
             rebalancer.resetAndPropagateAssignment(group, error);
             rebalancer.maybePrepareRebalanceOrCompleteJoin(group, "the assignment could not be stored: " + error);
             return;
@@ -502,13 +509,13 @@ final class Membership {
             }
             anyLeft |= error == Errors.NONE;
             responses.add(memberResponse(m, error));
-            log.info(
-                    "Member {} (instance {}) leaves group {}: {}; reason: {}",
-                    m.memberId(),
-                    m.groupInstanceId(),
-                    group.groupId(),
-                    error,
-                    m.reason());
+            log.atInfo()
+                    .addKeyValue("group", group.groupId())
+                    .addKeyValue("memberId", m.memberId())
+                    .addKeyValue("groupInstanceId", m.groupInstanceId())
+                    .addKeyValue("result", error)
+                    .addKeyValue("reason", m.reason())
+                    .log("Member leaves a group");
         }
         if (anyLeft) {
             switch (group.state()) {

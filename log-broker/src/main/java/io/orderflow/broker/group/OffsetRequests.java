@@ -122,7 +122,10 @@ final class OffsetRequests {
             try {
                 store.append(List.copyOf(records));
             } catch (RuntimeException e) {
-                log.warn("Cannot store offsets of group {}: {}", groupId, e.toString());
+                log.atWarn()
+                        .addKeyValue("group", groupId)
+                        .addKeyValue("error", e.toString())
+                        .log("Cannot store a group's offsets");
                 return commitError(request, GroupStore.errorFor(e));
             }
             records.forEach(offsets::apply);
@@ -204,7 +207,10 @@ final class OffsetRequests {
             try {
                 store.append(List.copyOf(tombstones));
             } catch (RuntimeException e) {
-                log.warn("Cannot delete offsets of group {}: {}", groupId, e.toString());
+                log.atWarn()
+                        .addKeyValue("group", groupId)
+                        .addKeyValue("error", e.toString())
+                        .log("Cannot delete a group's offsets");
                 return new OffsetDeleteResponseData()
                         .setErrorCode(GroupStore.errorFor(e).code());
             }
@@ -243,7 +249,10 @@ final class OffsetRequests {
         try {
             store.append(records);
         } catch (RuntimeException e) {
-            log.warn("Cannot delete groups {}: {}", deleted, e.toString());
+            log.atWarn()
+                    .addKeyValue("groups", groupIds(deleted))
+                    .addKeyValue("error", e.toString())
+                    .log("Cannot delete groups");
             Errors error = GroupStore.errorFor(e);
             for (ClassicGroup group : deleted) {
                 results.find(group.groupId()).setErrorCode(error.code());
@@ -251,7 +260,10 @@ final class OffsetRequests {
             return results;
         }
         apply(records, deleted);
-        log.info("Deleted groups {} and {} offsets", deleted, records.size() - deleted.size());
+        log.atInfo()
+                .addKeyValue("groups", groupIds(deleted))
+                .addKeyValue("offsets", records.size() - deleted.size())
+                .log("Deleted groups");
         return results;
     }
 
@@ -277,11 +289,14 @@ final class OffsetRequests {
         try {
             store.append(records);
         } catch (RuntimeException e) {
-            log.warn("Cannot expire offsets and groups; will try again: {}", e.toString());
+            log.atWarn().addKeyValue("error", e.toString()).log("Cannot expire offsets and groups; will try again");
             return;
         }
         apply(records, deleted);
-        log.info("Expired {} offsets and {} empty groups", records.size() - deleted.size(), deleted.size());
+        log.atInfo()
+                .addKeyValue("offsets", records.size() - deleted.size())
+                .addKeyValue("groups", groupIds(deleted))
+                .log("Expired offsets and empty groups");
     }
 
     private void apply(List<GroupRecord> records, List<ClassicGroup> deletedGroups) {
@@ -291,5 +306,9 @@ final class OffsetRequests {
             }
         }
         deletedGroups.forEach(rebalancer::dropGroup);
+    }
+
+    private static List<String> groupIds(List<ClassicGroup> groups) {
+        return groups.stream().map(ClassicGroup::groupId).toList();
     }
 }

@@ -81,11 +81,12 @@ final class Rebalancer {
             scheduleInitialRebalance(group.groupId(), delayMs, remainingMs);
         }
         group.transitionTo(GroupState.PREPARING_REBALANCE, now());
-        log.info(
-                "Preparing to rebalance group {} with old generation {} ({})",
-                group.groupId(),
-                group.generationId(),
-                reason);
+        log.atInfo()
+                .addKeyValue("group", group.groupId())
+                .addKeyValue("generation", group.generationId())
+                .addKeyValue("members", group.size())
+                .addKeyValue("reason", reason)
+                .log("Preparing to rebalance a group");
         if (!initial) {
             if (group.hasAllMembersJoined()) {
                 completeJoinPhase(group);
@@ -149,23 +150,37 @@ final class Rebalancer {
         }
         if (!group.maybeElectNewJoinedLeader() && !group.isEmptyOfMembers()) {
             // Nobody rejoined: wait another rebalance timeout, while session expiry removes the silent ones.
-            log.warn("Group {} could not complete its rebalance because no member rejoined", groupId);
+            log.atWarn()
+                    .addKeyValue("group", groupId)
+                    .addKeyValue("generation", group.generationId())
+                    .log("Group could not complete its rebalance because no member rejoined");
             timer.schedule(joinKey(groupId), now() + group.rebalanceTimeoutMs(), () -> completeJoinPhase(groupId));
             return;
         }
         group.initNextGeneration(now());
         if (group.isIn(GroupState.EMPTY)) {
-            log.info("Group {} with generation {} is now empty", groupId, group.generationId());
+            log.atInfo()
+                    .addKeyValue("group", groupId)
+                    .addKeyValue("generation", group.generationId())
+                    .log("Group is now empty");
             try {
                 store.append(List.of(groupRecord(group, Map.of())));
             } catch (RuntimeException e) {
                 // Harmless if lost: after a restart the group comes back with its previous generation, whose
                 // members must rejoin or time out anyway.
-                log.warn("Cannot write the metadata of empty group {}: {}", groupId, e.toString());
+                log.atWarn()
+                        .addKeyValue("group", groupId)
+                        .addKeyValue("error", e.toString())
+                        .log("Cannot write the metadata of an empty group");
             }
             return;
         }
-        log.info("Stabilized group {} generation {} with {} members", groupId, group.generationId(), group.size());
+        log.atInfo()
+                .addKeyValue("group", groupId)
+                .addKeyValue("generation", group.generationId())
+                .addKeyValue("members", group.size())
+                .addKeyValue("protocol", group.protocolName())
+                .log("Group rebalanced");
         for (GroupMember member : group.members()) {
             boolean isLeader = group.isLeader(member.memberId());
             group.completeJoin(member, currentGeneration(group, member.memberId(), isLeader));
@@ -247,7 +262,10 @@ final class Rebalancer {
             return;
         }
         if (group.isPendingMember(memberId)) {
-            log.info("Pending member {} of group {} did not rejoin in time; removing it", memberId, groupId);
+            log.atInfo()
+                    .addKeyValue("group", groupId)
+                    .addKeyValue("memberId", memberId)
+                    .log("Pending member did not rejoin in time; removing it");
             group.remove(memberId);
             maybeCompleteJoinAfterRemoval(group);
             return;
@@ -256,7 +274,10 @@ final class Rebalancer {
         if (member == null || member.hasSatisfiedHeartbeat()) {
             return;
         }
-        log.info("Session of member {} of group {} expired; removing it", memberId, groupId);
+        log.atInfo()
+                .addKeyValue("group", groupId)
+                .addKeyValue("memberId", memberId)
+                .log("Member's session expired; removing it");
         removeMember(group, memberId);
         if (group.isIn(GroupState.STABLE) || group.isIn(GroupState.COMPLETING_REBALANCE)) {
             maybePrepareRebalanceOrCompleteJoin(group, "session of " + memberId + " expired");

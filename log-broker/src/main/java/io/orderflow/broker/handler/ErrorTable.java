@@ -8,6 +8,7 @@ import io.orderflow.broker.log.LogStorageException;
 import io.orderflow.broker.log.OffsetOutOfRangeException;
 import io.orderflow.broker.log.OutOfOrderSequenceException;
 import io.orderflow.broker.log.RecordBatchTooLargeException;
+import io.orderflow.broker.log.RecordWithoutKeyException;
 import io.orderflow.broker.log.TopicException;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.protocol.Errors;
@@ -26,6 +27,7 @@ public final class ErrorTable {
             case CorruptBatchException c -> c.file() == null ? Errors.CORRUPT_MESSAGE : Errors.KAFKA_STORAGE_ERROR;
             case RecordBatchTooLargeException ignored -> Errors.MESSAGE_TOO_LARGE;
             case InvalidRecordBatchException ignored -> Errors.INVALID_RECORD;
+            case RecordWithoutKeyException ignored -> Errors.INVALID_RECORD;
             case OutOfOrderSequenceException ignored -> Errors.OUT_OF_ORDER_SEQUENCE_NUMBER;
             case InvalidProducerEpochException ignored -> Errors.INVALID_PRODUCER_EPOCH;
             case InvalidConfigException ignored -> Errors.INVALID_CONFIG;

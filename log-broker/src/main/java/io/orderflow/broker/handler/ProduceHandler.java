@@ -16,8 +16,6 @@ import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
-import org.apache.kafka.common.record.internal.Record;
-import org.apache.kafka.common.record.internal.RecordBatch;
 import org.apache.kafka.common.requests.AbstractResponse;
 import org.apache.kafka.common.requests.ProduceRequest;
 import org.apache.kafka.common.requests.ProduceResponse;
@@ -25,7 +23,10 @@ import org.apache.kafka.common.requests.ProduceResponse;
 /**
  * Produce: appends each partition's batches and answers by {@code acks}: 0 no answer, 1 once written, -1
  * ({@code all}) once durable under the topic's flush policy (by default: fsynced). A partition that fails
- * (unknown, corrupt batch, sequence error) fails alone; the others are still written.
+ * (unknown, corrupt batch, keyless record on a compacted topic, sequence error) fails alone; the others are still
+ * written. The handler checks only what Kafka's protocol asks of the request (acks, one v2 batch per partition);
+ * the batches themselves are validated by {@link PartitionLog#append}, and failures become error codes through
+ * {@link ErrorTable}.
  */
 public final class ProduceHandler implements ApiHandler<ProduceRequest> {
     private final LogDirectory logs;
@@ -79,12 +80,8 @@ public final class ProduceHandler implements ApiHandler<ProduceRequest> {
                     // Kafka's own checks for v3+: exactly one v2 batch per partition, zstd only from v7. Several
                     // batches would also let a duplicate first batch hide new ones behind its old offsets.
                     ProduceRequest.validateRecords(request.version(), records);
-                    if (log.get().config().cleanupPolicy().compacts() && hasRecordWithoutKey(records)) {
-                        partitionResponse
-                                .setErrorCode(Errors.INVALID_RECORD.code())
-                                .setErrorMessage("Compacted topic cannot accept a record without a key");
-                        continue;
-                    }
+                    // Everything else about the batch (CRC, size, keys on a compacted topic, sequence) is the
+                    // storage's to check: PartitionLog.append.
                     ByteBuffer buffer = records.buffer();
                     AppendResult result = log.get().append(buffer);
                     partitionResponse.setBaseOffset(result.firstOffset()).setLogStartOffset(result.logStartOffset());
@@ -122,17 +119,5 @@ public final class ProduceHandler implements ApiHandler<ProduceRequest> {
                 p.response().setErrorCode(Errors.REQUEST_TIMED_OUT.code());
             }
         }
-    }
-
-    private static boolean hasRecordWithoutKey(MemoryRecords records) {
-        for (RecordBatch batch : records.batches()) {
-            batch.ensureValid(); // the CRC first: never decompress bytes that are not what the producer sent
-            for (Record record : batch) {
-                if (!record.hasKey()) {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 }

@@ -82,7 +82,14 @@ public final class RequestDispatcher {
             try {
                 response = registration.handler().handle(named, request.body());
             } catch (RuntimeException e) {
-                log.warn("{} v{} from {} failed: {}", api, version, named, e.toString(), e);
+                log.atWarn()
+                        .setCause(e)
+                        .addKeyValue("api", api.name)
+                        .addKeyValue("version", version)
+                        .addKeyValue("connection", named.connectionId())
+                        .addKeyValue("clientId", named.clientId())
+                        .addKeyValue("remote", named.host())
+                        .log("Request failed");
                 response = request.body().getErrorResponse(ErrorTable.exceptionFor(e));
             }
         }

@@ -50,8 +50,10 @@ import org.slf4j.LoggerFactory;
  *       and a consumer halfway through the log would keep a deleted value. The horizon gives every reader
  *       {@code delete.retention.ms} from the moment the older values were removed. The cost: a tombstone
  *       needs two cleanings, at least {@code delete.retention.ms} apart, to go.
- *   <li>Records without a key stay. Kafka rejects them on compacted topics and its cleaner discards them;
- *       our append accepts them, so dropping them here would lose accepted data silently.
+ *   <li>Records without a key stay. As in Kafka, an append to a compacted topic refuses them
+ *       ({@link RecordWithoutKeyException}), but a topic whose policy was changed to compact keeps the keyless
+ *       records it accepted before; Kafka's cleaner discards those, ours keeps them, so that changing a topic's
+ *       policy never loses accepted data silently.
  *   <li>A batch left with no records is removed, except the last batch of each idempotent producer in the
  *       sealed segments, kept as an empty batch (Kafka's {@code RETAIN_EMPTY}) so that its sequence numbers
  *       survive for producer-state recovery even without a snapshot. It costs a 61-byte header per producer id
@@ -169,7 +171,11 @@ public final class LogCleaner {
         try (BufferSupplier buffers = BufferSupplier.create()) {
             return compact(partition, config, swapIn, buffers);
         } catch (RuntimeException e) {
-            log.error("{}: compaction failed; segments swapped so far stay compacted", partition.name(), e);
+            log.atError()
+                    .setCause(e)
+                    .addKeyValue("topic", partition.topic())
+                    .addKeyValue("partition", partition.partition())
+                    .log("Compaction failed; segments swapped so far stay compacted");
             throw e;
         } finally {
             cleaning.remove(partition);
@@ -185,12 +191,13 @@ public final class LogCleaner {
         long now = clock.millis();
         Mapping mapping = map(sealed, buffers);
         if (mapping.unmappedFrom() < Long.MAX_VALUE) {
-            log.warn(
-                    "{}: more than {} distinct keys in the sealed segments; records from offset {} on are"
-                            + " not deduplicated in this pass",
-                    partition.name(),
-                    maxKeys,
-                    mapping.unmappedFrom());
+            log.atWarn()
+                    .addKeyValue("topic", partition.topic())
+                    .addKeyValue("partition", partition.partition())
+                    .addKeyValue("maxKeys", maxKeys)
+                    .addKeyValue("unmappedFrom", mapping.unmappedFrom())
+                    .log("More distinct keys in the sealed segments than the cleaner maps; records from offset"
+                            + " unmappedFrom on are not deduplicated in this pass");
         }
         CompactionFilter filter = new CompactionFilter(now, config.deleteRetentionMs(), mapping);
         Copy totals = new Copy();
@@ -211,15 +218,16 @@ public final class LogCleaner {
                 mapping.keys().size(),
                 mapping.unmappedFrom() == Long.MAX_VALUE ? -1 : mapping.unmappedFrom());
         if (rewritten > 0) {
-            log.info(
-                    "{}: compacted {} of {} sealed segments, {} -> {} bytes, kept {} of {} records",
-                    partition.name(),
-                    rewritten,
-                    sealed.size(),
-                    totals.bytesRead,
-                    totals.bytesRetained,
-                    totals.recordsRetained,
-                    totals.recordsRead);
+            log.atInfo()
+                    .addKeyValue("topic", partition.topic())
+                    .addKeyValue("partition", partition.partition())
+                    .addKeyValue("segmentsRewritten", rewritten)
+                    .addKeyValue("sealedSegments", sealed.size())
+                    .addKeyValue("bytesBefore", totals.bytesRead)
+                    .addKeyValue("bytesAfter", totals.bytesRetained)
+                    .addKeyValue("recordsBefore", totals.recordsRead)
+                    .addKeyValue("recordsAfter", totals.recordsRetained)
+                    .log("Compacted a partition");
         }
         return result;
     }

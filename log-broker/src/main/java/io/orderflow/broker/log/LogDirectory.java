@@ -65,10 +65,22 @@ public final class LogDirectory implements Closeable {
         this.flusher = flusher;
     }
 
-    /** Opens (recovering every partition) or creates the broker's data directory. */
+    /**
+     * Opens (recovering every partition) or creates the broker's data directory. If a partition cannot be opened,
+     * the ones opened before it are closed again before the failure is thrown.
+     */
     public static LogDirectory open(Path dataDir, LogConfig defaults, Clock clock, LogFiles files, Executor flusher) {
         LogDirectory directory = new LogDirectory(dataDir, defaults, clock, files, flusher);
-        directory.load();
+        try {
+            directory.load();
+        } catch (RuntimeException e) {
+            try {
+                directory.close();
+            } catch (RuntimeException closing) {
+                e.addSuppressed(closing);
+            }
+            throw e;
+        }
         return directory;
     }
 
@@ -93,7 +105,9 @@ public final class LogDirectory implements Closeable {
                         && !name.equals(TOPICS_DIR)
                         && !logs.containsKey(name)
                         && isPartition(name)) {
-                    log.warn("Deleting {}: it belongs to no topic (a deletion interrupted by a crash)", dir);
+                    log.atWarn()
+                            .addKeyValue("dir", dir)
+                            .log("Deleting a partition directory of no topic (a deletion interrupted by a crash)");
                     deleteRecursively(dir);
                 }
             }
@@ -139,7 +153,12 @@ public final class LogDirectory implements Closeable {
             for (int p = 0; p < partitions; p++) {
                 openPartition(topic, p);
             }
-            log.info("Created topic {} with {} partitions, overrides {}", name, partitions, overrides);
+            log.atInfo()
+                    .addKeyValue("topic", name)
+                    .addKeyValue("topicId", topic.id())
+                    .addKeyValue("partitions", partitions)
+                    .addKeyValue("overrides", overrides)
+                    .log("Created a topic");
             return topic;
         }
     }
@@ -167,7 +186,11 @@ public final class LogDirectory implements Closeable {
                     partition.deleteDirectory();
                 }
             }
-            log.info("Deleted topic {} (id {})", name, topic.id());
+            log.atInfo()
+                    .addKeyValue("topic", name)
+                    .addKeyValue("topicId", topic.id())
+                    .addKeyValue("partitions", topic.partitions())
+                    .log("Deleted a topic");
             return topic;
         }
     }
@@ -275,18 +298,35 @@ public final class LogDirectory implements Closeable {
                 partition.deleteRetainedSegments();
                 partition.tick();
             } catch (RuntimeException e) {
-                log.error("Housekeeping of {} failed", partition.name(), e);
+                log.atError()
+                        .setCause(e)
+                        .addKeyValue("topic", partition.topic())
+                        .addKeyValue("partition", partition.partition())
+                        .log("Housekeeping of a partition failed");
             }
         }
     }
 
+    /** Closes every partition; one that fails does not keep the others open, and the first failure is thrown. */
     @Override
     public void close() {
         synchronized (changes) {
+            RuntimeException failure = null;
             for (PartitionLog partition : logs.values()) {
-                partition.close();
+                try {
+                    partition.close();
+                } catch (RuntimeException e) {
+                    if (failure == null) {
+                        failure = e;
+                    } else {
+                        failure.addSuppressed(e);
+                    }
+                }
             }
             logs.clear();
+            if (failure != null) {
+                throw failure;
+            }
         }
     }
 

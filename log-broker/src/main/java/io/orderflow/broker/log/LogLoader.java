@@ -92,7 +92,11 @@ final class LogLoader {
                 Files.delete(marker);
                 files.syncDirectory(dir);
             } else if (!bases.isEmpty()) {
-                log.info("Recovered {} after an unclean stop: log end {}, cut {} bytes", dir, logEnd, truncated);
+                log.atInfo()
+                        .addKeyValue("dir", dir)
+                        .addKeyValue("logEndOffset", logEnd)
+                        .addKeyValue("truncatedBytes", truncated)
+                        .log("Recovered a partition after an unclean stop");
             }
             return new Loaded(segments, logStart, clean, truncated);
         } catch (IOException e) {
@@ -157,7 +161,7 @@ final class LogLoader {
             return Long.parseLong(
                     Files.readString(file, StandardCharsets.US_ASCII).trim());
         } catch (NumberFormatException e) {
-            log.warn("Ignoring unreadable {}", file);
+            log.atWarn().addKeyValue("file", file).log("Ignoring an unreadable log start offset file");
             return 0;
         }
     }

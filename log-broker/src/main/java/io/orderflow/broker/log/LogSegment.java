@@ -112,7 +112,10 @@ final class LogSegment implements Closeable {
     static LogSegment open(LogFiles files, Path dir, long baseOffset, int indexIntervalBytes) {
         LogSegment segment = new LogSegment(files, dir, baseOffset, indexIntervalBytes, "");
         if (!segment.offsetIndex.fitsWithin(segment.size)) {
-            log.warn("Index of {} points past its {} bytes; rebuilding it", segment.logPath, segment.size);
+            log.atWarn()
+                    .addKeyValue("segment", segment.logPath)
+                    .addKeyValue("bytes", segment.size)
+                    .log("Segment index points past the data; rebuilding it");
             segment.recover();
             return segment;
         }
@@ -127,7 +130,10 @@ final class LogSegment implements Closeable {
         while (position < segment.size) {
             BatchHeader h = segment.readHeader(position, header);
             if (h == null || position + (long) h.sizeInBytes() > segment.size) {
-                log.warn("Segment {} has a partial batch at {}; recovering it", segment.logPath, position);
+                log.atWarn()
+                        .addKeyValue("segment", segment.logPath)
+                        .addKeyValue("position", position)
+                        .log("Segment has a partial batch; recovering it");
                 segment.recover();
                 return segment;
             }
@@ -277,12 +283,12 @@ final class LogSegment implements Closeable {
             readFully(buf, verifiedUpTo);
             String problem = BatchCheck.problem(buf, 0, h.sizeInBytes());
             if (problem != null) {
-                log.error(
-                        "Segment {} is damaged at position {} (offset {}): {}",
-                        logPath,
-                        verifiedUpTo,
-                        h.baseOffset(),
-                        problem);
+                log.atError()
+                        .addKeyValue("segment", logPath)
+                        .addKeyValue("position", verifiedUpTo)
+                        .addKeyValue("offset", h.baseOffset())
+                        .addKeyValue("problem", problem)
+                        .log("Segment is damaged");
                 corruptAt = verifiedUpTo;
                 break;
             }
@@ -384,13 +390,13 @@ final class LogSegment implements Closeable {
                 if (!validBatchAt(position + h.sizeInBytes(), end)) {
                     break;
                 }
-                log.error(
-                        "Segment {} is damaged at position {} (offset {}): {}. Valid batches follow, so this"
-                                + " is media damage, not a torn write: the batch is kept out of reads.",
-                        logPath,
-                        position,
-                        h.baseOffset(),
-                        problem);
+                log.atError()
+                        .addKeyValue("segment", logPath)
+                        .addKeyValue("position", position)
+                        .addKeyValue("offset", h.baseOffset())
+                        .addKeyValue("problem", problem)
+                        .log("Segment is damaged and valid batches follow, so this is media damage, not a torn"
+                                + " write: the batch is kept out of reads");
                 if (firstCorrupt < 0) {
                     firstCorrupt = position;
                 }
@@ -417,11 +423,11 @@ final class LogSegment implements Closeable {
         }
         int truncated = end - position;
         if (truncated > 0) {
-            log.warn(
-                    "Segment {}: cutting {} bytes of torn or invalid tail at position {}",
-                    logPath,
-                    truncated,
-                    position);
+            log.atWarn()
+                    .addKeyValue("segment", logPath)
+                    .addKeyValue("position", position)
+                    .addKeyValue("bytes", truncated)
+                    .log("Cutting a torn or invalid segment tail");
             try {
                 channel.truncate(position);
             } catch (IOException e) {

@@ -14,6 +14,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.locks.ReentrantLock;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.MutableRecordBatch;
+import org.apache.kafka.common.record.internal.Record;
+import org.apache.kafka.common.utils.internals.BufferSupplier;
+import org.apache.kafka.common.utils.internals.CloseableIterator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,6 +50,10 @@ public final class PartitionLog implements Closeable {
     static final long PRODUCER_ID_EXPIRATION_MS = 24L * 60 * 60 * 1000;
 
     private final String name;
+    /** {@link #name} split for log events: {@code orders-3} is topic {@code orders}, partition 3. */
+    private final String topic;
+
+    private final int partition;
     private final Path dir;
     private final LogFiles files;
     private final Clock clock;
@@ -67,6 +77,12 @@ public final class PartitionLog implements Closeable {
 
     private PartitionLog(String name, Path dir, LogConfig config, Clock clock, LogFiles files, Executor flusher) {
         this.name = name;
+        int dash = name.lastIndexOf('-');
+        boolean numbered = dash > 0
+                && dash < name.length() - 1
+                && name.substring(dash + 1).chars().allMatch(Character::isDigit);
+        this.topic = numbered ? name.substring(0, dash) : name;
+        this.partition = numbered ? Integer.parseInt(name.substring(dash + 1)) : -1;
         this.dir = dir;
         this.config = config;
         this.clock = clock;
@@ -98,6 +114,16 @@ public final class PartitionLog implements Closeable {
         return name;
     }
 
+    /** The topic part of the name, for log events; the whole name if it does not end in a partition number. */
+    String topic() {
+        return topic;
+    }
+
+    /** The partition number in the name, for log events; -1 if there is none. */
+    int partition() {
+        return partition;
+    }
+
     public Path dir() {
         return dir;
     }
@@ -119,6 +145,13 @@ public final class PartitionLog implements Closeable {
      * Checks and stores the batches in {@code records} (one or more v2 batches, as a producer sent them). The
      * buffer's base offset fields are overwritten with the offsets assigned. Not yet durable: see
      * {@link #awaitDurable}.
+     *
+     * <p>Every batch is checked before any is written, so a rejected append stores nothing: its structure and CRC
+     * ({@link CorruptBatchException}), {@code max.message.bytes} ({@link RecordBatchTooLargeException}), no
+     * transactional or control batches and a consistent record count ({@link InvalidRecordBatchException}), a
+     * key on every record when the topic is compacted ({@link RecordWithoutKeyException}), then the idempotent
+     * producer's epoch and sequence. This is the one place that validates what producers send; the Produce
+     * handler adds only the request-level rules of Kafka's protocol.
      */
     public AppendResult append(ByteBuffer records) {
         ByteBuffer buf = records.slice();
@@ -191,6 +224,9 @@ public final class PartitionLog implements Closeable {
                         name,
                         "record count " + h.recordCount() + " does not match lastOffsetDelta " + h.lastOffsetDelta());
             }
+            if (config.cleanupPolicy().compacts()) {
+                requireKeys(buf.slice(position, h.sizeInBytes()), headers.size());
+            }
             headers.add(h);
             position += h.sizeInBytes();
         }
@@ -198,6 +234,25 @@ public final class PartitionLog implements Closeable {
             throw new InvalidRecordBatchException(name, "the append holds no record batch");
         }
         return headers;
+    }
+
+    /**
+     * A compacted topic keeps the latest record of each key, so every record of an append to one needs a key
+     * (Kafka's {@code LogValidator} rule). Reads only the records' headers: keys and values are skipped, but a
+     * compressed batch is decompressed, which is why this runs only after the batch's CRC was checked.
+     */
+    private void requireKeys(ByteBuffer batch, int batchIndex) {
+        for (MutableRecordBatch b : MemoryRecords.readableRecords(batch).batches()) {
+            try (CloseableIterator<Record> records = b.skipKeyValueIterator(BufferSupplier.NO_CACHING)) {
+                for (int index = 0; records.hasNext(); index++) {
+                    if (!records.next().hasKey()) {
+                        throw new RecordWithoutKeyException(name, batchIndex, index);
+                    }
+                }
+            } catch (KafkaException e) {
+                throw new InvalidRecordBatchException(name, "its records cannot be read: " + e.getMessage());
+            }
+        }
     }
 
     /** Completes when the records below {@code endOffset} are as durable as the flush policy asks. */
@@ -229,7 +284,11 @@ public final class PartitionLog implements Closeable {
         LogSegment next = LogSegment.create(files, dir, logEndOffset, config.indexIntervalBytes(), "");
         syncDirectory();
         segments.put(next.baseOffset(), next);
-        log.debug("Rolled {} at offset {}", name, logEndOffset);
+        log.atDebug()
+                .addKeyValue("topic", topic)
+                .addKeyValue("partition", partition)
+                .addKeyValue("offset", logEndOffset)
+                .log("Rolled a new segment");
     }
 
     /** Rolls now if the active segment holds anything; for tests and tools. */
@@ -395,7 +454,7 @@ public final class PartitionLog implements Closeable {
                     break;
                 }
                 total -= oldest.size();
-                removeOldestSegment(now);
+                removeOldestSegment(now, expired ? "retention.ms" : "retention.bytes");
                 removed++;
             }
             if (removed > 0) {
@@ -426,7 +485,7 @@ public final class PartitionLog implements Closeable {
             setLogStartOffset(offset);
             long now = clock.millis();
             while (segments.size() > 1 && segments.higherKey(segments.firstKey()) <= offset) {
-                removeOldestSegment(now);
+                removeOldestSegment(now, "log start offset");
             }
             return logStartOffset;
         } finally {
@@ -444,11 +503,18 @@ public final class PartitionLog implements Closeable {
         producers.deleteSnapshotsBelow(files, dir, offset);
     }
 
-    private void removeOldestSegment(long now) {
+    private void removeOldestSegment(long now, String reason) {
         LogSegment oldest = segments.pollFirstEntry().getValue();
         oldest.changeSuffix(DELETED_SUFFIX);
         pendingDeletes.add(new PendingDelete(oldest, now + config.fileDeleteDelayMs()));
-        log.info("{}: removed segment at base offset {} ({} bytes)", name, oldest.baseOffset(), oldest.size());
+        log.atInfo()
+                .addKeyValue("topic", topic)
+                .addKeyValue("partition", partition)
+                .addKeyValue("baseOffset", oldest.baseOffset())
+                .addKeyValue("nextOffset", oldest.nextOffset())
+                .addKeyValue("bytes", oldest.size())
+                .addKeyValue("reason", reason)
+                .log("Removed a segment");
     }
 
     /** The sealed segments, oldest first: what the cleaner may compact. */

@@ -155,11 +155,11 @@ final class ProducerStateTable {
             boolean deletedAny = false;
             for (Map.Entry<Long, Path> above :
                     snapshots.tailMap(maxOffset, false).entrySet()) {
-                log.info(
-                        "{}: deleting producer snapshot at offset {}, past the log end {}",
-                        partitionName,
-                        above.getKey(),
-                        maxOffset);
+                log.atInfo()
+                        .addKeyValue("partition", partitionName)
+                        .addKeyValue("snapshotOffset", above.getKey())
+                        .addKeyValue("logEndOffset", maxOffset)
+                        .log("Deleting a producer snapshot past the log end");
                 Files.deleteIfExists(above.getValue());
                 deletedAny = true;
             }
@@ -172,11 +172,11 @@ final class ProducerStateTable {
                     loadedOffset = candidate.getKey();
                     break;
                 } catch (ProducerSnapshotFile.CorruptSnapshotException e) {
-                    log.warn(
-                            "{}: deleting corrupt producer snapshot {}: {}",
-                            partitionName,
-                            candidate.getValue(),
-                            e.getMessage());
+                    log.atWarn()
+                            .addKeyValue("partition", partitionName)
+                            .addKeyValue("file", candidate.getValue())
+                            .addKeyValue("problem", e.getMessage())
+                            .log("Deleting a corrupt producer snapshot");
                     Files.deleteIfExists(candidate.getValue());
                     deletedAny = true;
                 }

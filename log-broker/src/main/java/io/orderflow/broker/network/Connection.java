@@ -60,12 +60,12 @@ final class Connection implements Runnable {
                 }
                 int size = sizeBuf.getInt(0);
                 if (size < 0 || size > limits.maxRequestBytes()) {
-                    log.warn(
-                            "Closing {} from {}: request of {} bytes exceeds socket.request.max.bytes={}",
-                            id,
-                            host,
-                            size,
-                            limits.maxRequestBytes());
+                    log.atWarn()
+                            .addKeyValue("connection", id)
+                            .addKeyValue("remote", host)
+                            .addKeyValue("requestBytes", size)
+                            .addKeyValue("socketRequestMaxBytes", limits.maxRequestBytes())
+                            .log("Closing a connection: its request exceeds socket.request.max.bytes");
                     stats.rejected();
                     return;
                 }
@@ -83,13 +83,28 @@ final class Connection implements Runnable {
             }
         } catch (MalformedRequestException e) {
             stats.rejected();
-            log.warn("Closing {} from {}: {}", id, host, e.getMessage());
+            log.atWarn()
+                    .addKeyValue("connection", id)
+                    .addKeyValue("remote", host)
+                    .addKeyValue("problem", e.getMessage())
+                    .log("Closing a connection: malformed request");
         } catch (EOFException e) {
-            log.debug("{} from {} closed mid-request", id, host);
+            log.atDebug()
+                    .addKeyValue("connection", id)
+                    .addKeyValue("remote", host)
+                    .log("Connection closed by the client mid-request");
         } catch (IOException e) {
-            log.debug("{} from {}: {}", id, host, e.toString());
+            log.atDebug()
+                    .addKeyValue("connection", id)
+                    .addKeyValue("remote", host)
+                    .addKeyValue("error", e.toString())
+                    .log("Connection failed");
         } catch (RuntimeException e) {
-            log.error("Closing {} from {} after an unexpected failure", id, host, e);
+            log.atError()
+                    .setCause(e)
+                    .addKeyValue("connection", id)
+                    .addKeyValue("remote", host)
+                    .log("Closing a connection after an unexpected failure");
         } finally {
             close();
         }

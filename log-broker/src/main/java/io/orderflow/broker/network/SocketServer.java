@@ -74,7 +74,10 @@ public final class SocketServer implements Closeable {
             try {
                 SocketChannel socket = server.accept();
                 if (open.size() >= limits.maxConnections()) {
-                    log.warn("Refusing a connection: max.connections={} reached", limits.maxConnections());
+                    log.atWarn()
+                            .addKeyValue("remote", remote(socket))
+                            .addKeyValue("maxConnections", limits.maxConnections())
+                            .log("Refusing a connection: max.connections reached");
                     socket.close();
                     continue;
                 }
@@ -88,9 +91,17 @@ public final class SocketServer implements Closeable {
                 return;
             } catch (IOException e) {
                 if (server.isOpen()) {
-                    log.warn("Accept failed: {}", e.toString());
+                    log.atWarn().addKeyValue("error", e.toString()).log("Accepting a connection failed");
                 }
             }
+        }
+    }
+
+    private static String remote(SocketChannel socket) {
+        try {
+            return String.valueOf(socket.getRemoteAddress());
+        } catch (IOException e) {
+            return "unknown";
         }
     }
 

@@ -37,18 +37,21 @@ import io.orderflow.broker.log.ProducerIds;
 import io.orderflow.broker.network.SocketServer;
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayDeque;
+import java.util.Collection;
+import java.util.Deque;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,16 +60,30 @@ import org.slf4j.LoggerFactory;
  * One running broker: storage, handlers and the listener, wired together, plus the housekeeping schedule
  * (retention, compaction, {@code flush.ms}).
  *
- * <p>Start-up recovers every partition (see {@code LogLoader}) before the listener accepts anyone. A clean
- * {@link #close()} stops accepting, closes connections, then closes every log, leaving each partition's
- * clean-shutdown marker so the next start skips validation. A crash leaves no marker and the next start
- * validates the tails.
+ * <p><b>Start-up</b> recovers every partition (see {@code LogLoader}) before the listener is bound, then binds
+ * it, starts the schedule and the metrics endpoint, and only then accepts anyone. Each step that opens something
+ * (threads, logs, sockets) records how to close it. If a step fails, what was opened is closed again, newest
+ * first, and {@link #start} throws a {@link BrokerStartException} naming the step, listener and data directory:
+ * the logs get their clean-shutdown markers back, the ports are free and no thread is left, so the same data
+ * directory can be opened again at once (e.g. on another port).
+ *
+ * <p><b>Shutdown.</b> {@link #close()} closes the same record, newest first: the metrics endpoint, the schedule,
+ * the listener and its connections, the group coordinator, then every log (leaving each partition's
+ * clean-shutdown marker so the next start skips validation), then the flusher threads. A crash leaves no marker
+ * and the next start validates the tails. If one step fails the others still run and the first failure is
+ * thrown.
+ *
+ * <p><b>Thread-safety.</b> Start-up and {@link #close()} run on the caller's thread; everything else is called
+ * concurrently by connections and the scheduler and is thread-safe in the components it delegates to.
  */
 public final class Broker implements Closeable {
     private static final Logger log = LoggerFactory.getLogger(Broker.class);
     private static final int FLUSHER_THREADS = 8;
 
     private final BrokerConfig config;
+    /** What start-up opened, newest first, with how to close it. */
+    private final Deque<Opened> opened = new ArrayDeque<>();
+
     private final BrokerNode node;
     private final LogDirectory logs;
     private final SocketServer server;
@@ -79,32 +96,186 @@ public final class Broker implements Closeable {
     private final RequestMetrics requestMetrics = new RequestMetrics();
     private final MetricsServer metrics;
     private volatile boolean serving;
+    /** What start-up is doing, for the message of a failure: "bind the Kafka listener to ...". */
+    private String step;
 
-    private Broker(BrokerConfig config, Clock clock) throws IOException {
+    private record Opened(String what, Runnable close) {}
+
+    private Broker(BrokerConfig config, Clock clock) {
         this.config = config;
-        Files.createDirectories(config.dataDir());
-        String clusterId = clusterId(config.dataDir());
-        // fsyncs are waits, not CPU: enough threads that partitions' files are synced in parallel.
-        this.flusher = Executors.newFixedThreadPool(
-                FLUSHER_THREADS,
-                Thread.ofPlatform().name("log-flusher-", 0).daemon(true).factory());
-        this.scheduler = Executors.newSingleThreadScheduledExecutor(
-                Thread.ofPlatform().name("broker-scheduler").daemon(true).factory());
-        this.logs = LogDirectory.open(config.dataDir(), config.logDefaults(), clock, LogFiles.real(), flusher);
-        this.cleaner = new LogCleaner(clock);
-        ProducerIds producerIds = ProducerIds.open(config.dataDir(), LogFiles.real());
-        this.offsetsLog = GroupStore.openLog(config.dataDir(), clock, LogFiles.real(), flusher);
-        this.groups = new GroupCoordinator(
-                offsetsLog,
-                GroupCoordinatorConfig.defaults()
-                        .withInitialRebalanceDelayMs(Math.toIntExact(config.groupInitialRebalanceDelayMs())),
-                clock);
-        this.server = SocketServer.bind(new InetSocketAddress(config.listenHost(), config.port()), config.limits());
-        int advertisedPort = config.advertisedPort() > 0 ? config.advertisedPort() : server.port();
-        this.node = new BrokerNode(config.nodeId(), config.advertisedHost(), advertisedPort, clusterId);
+        long startedNanos = System.nanoTime();
+        try {
+            step("create the data directory " + config.dataDir().toAbsolutePath());
+            Files.createDirectories(config.dataDir());
+            step("read the cluster id in " + config.dataDir().toAbsolutePath());
+            String clusterId = clusterId(config.dataDir());
+            step("start the log flusher threads");
+            // fsyncs are waits, not CPU: enough threads that partitions' files are synced in parallel.
+            this.flusher = opened(
+                    "log flusher threads",
+                    Executors.newFixedThreadPool(
+                            FLUSHER_THREADS,
+                            Thread.ofPlatform()
+                                    .name("log-flusher-", 0)
+                                    .daemon(true)
+                                    .factory()),
+                    ExecutorService::shutdown);
+            step("open the partition logs in " + config.dataDir().toAbsolutePath());
+            this.logs = opened(
+                    "partition logs",
+                    LogDirectory.open(config.dataDir(), config.logDefaults(), clock, LogFiles.real(), flusher),
+                    LogDirectory::close);
+            this.cleaner = new LogCleaner(clock);
+            step("open the producer id block");
+            ProducerIds producerIds = ProducerIds.open(config.dataDir(), LogFiles.real());
+            step("open the group offsets log");
+            this.offsetsLog = opened(
+                    "group offsets log",
+                    GroupStore.openLog(config.dataDir(), clock, LogFiles.real(), flusher),
+                    PartitionLog::close);
+            step("load the consumer groups");
+            this.groups = opened(
+                    "group coordinator",
+                    new GroupCoordinator(
+                            offsetsLog,
+                            GroupCoordinatorConfig.defaults()
+                                    .withInitialRebalanceDelayMs(
+                                            Math.toIntExact(config.groupInitialRebalanceDelayMs())),
+                            clock),
+                    GroupCoordinator::close);
+            logRecovery(System.nanoTime() - startedNanos);
 
+            step("bind the Kafka listener to " + listener(config));
+            this.server = opened(
+                    "Kafka listener",
+                    SocketServer.bind(new InetSocketAddress(config.listenHost(), config.port()), config.limits()),
+                    SocketServer::close);
+            int advertisedPort = config.advertisedPort() > 0 ? config.advertisedPort() : server.port();
+            this.node = new BrokerNode(config.nodeId(), config.advertisedHost(), advertisedPort, clusterId);
+            this.dispatcher = dispatcher(config, node, logs, producerIds, groups, requestMetrics);
+
+            step("start the housekeeping schedule");
+            this.scheduler = opened(
+                    "housekeeping schedule",
+                    Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform()
+                            .name("broker-scheduler")
+                            .daemon(true)
+                            .factory()),
+                    Broker::stopScheduler);
+            long interval = config.retentionCheckIntervalMs();
+            scheduler.scheduleWithFixedDelay(this::housekeeping, interval, interval, TimeUnit.MILLISECONDS);
+            scheduler.scheduleWithFixedDelay(this::groupTimers, 100, 100, TimeUnit.MILLISECONDS);
+
+            if (config.metricsPort() < 0) {
+                this.metrics = null;
+            } else {
+                step("bind the metrics endpoint to " + config.listenHost() + ":" + config.metricsPort());
+                this.metrics = opened(
+                        "metrics endpoint",
+                        MetricsServer.start(
+                                config.listenHost(),
+                                config.metricsPort(),
+                                requestMetrics,
+                                server.stats(),
+                                logs,
+                                () -> serving,
+                                new GroupLagMetrics(groups, logs)),
+                        MetricsServer::close);
+            }
+            step("start accepting Kafka clients");
+            server.start(dispatcher);
+        } catch (IOException | RuntimeException e) {
+            BrokerStartException failure = new BrokerStartException(
+                    step, listener(config), config.dataDir().toAbsolutePath(), e);
+            closeOpened(failure);
+            throw failure;
+        } catch (Error e) {
+            closeOpened(e);
+            throw e;
+        }
+        serving = true;
+        log.atInfo()
+                .addKeyValue("nodeId", node.nodeId())
+                .addKeyValue("listenHost", config.listenHost())
+                .addKeyValue("port", server.port())
+                .addKeyValue("advertisedHost", node.host())
+                .addKeyValue("advertisedPort", node.port())
+                .addKeyValue("metricsPort", metricsPort())
+                .addKeyValue("dataDir", config.dataDir().toAbsolutePath())
+                .addKeyValue("clusterId", node.clusterId())
+                .addKeyValue("startupMs", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedNanos))
+                .log("Broker serving Kafka clients");
+    }
+
+    /**
+     * Starts a broker: recovers the logs in {@code config.dataDir()}, binds the listener and serves.
+     *
+     * @throws BrokerStartException when a step fails (a port in use, an unreadable data directory); nothing that
+     *     start-up opened is left open
+     */
+    public static Broker start(BrokerConfig config, Clock clock) {
+        return new Broker(config, clock);
+    }
+
+    private void step(String description) {
+        this.step = description;
+    }
+
+    private <T> T opened(String what, T resource, Consumer<T> close) {
+        opened.push(new Opened(what, () -> close.accept(resource)));
+        return resource;
+    }
+
+    /**
+     * Closes everything opened so far, newest first; a step that fails does not stop the others. Failures are
+     * added to {@code failure} when given (a failed start), else the first is returned.
+     */
+    private RuntimeException closeOpened(Throwable failure) {
+        RuntimeException first = null;
+        while (!opened.isEmpty()) {
+            Opened next = opened.pop();
+            try {
+                next.close().run();
+            } catch (RuntimeException e) {
+                log.atWarn().setCause(e).addKeyValue("component", next.what()).log("Cannot close a broker component");
+                if (failure != null) {
+                    failure.addSuppressed(e);
+                } else if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        return first;
+    }
+
+    private static String listener(BrokerConfig config) {
+        return config.listenHost() + ":" + config.port();
+    }
+
+    private void logRecovery(long nanos) {
+        Collection<PartitionLog> partitions = logs.partitions();
+        log.atInfo()
+                .addKeyValue("dataDir", config.dataDir().toAbsolutePath())
+                .addKeyValue("topics", logs.topics().size())
+                .addKeyValue("partitions", partitions.size())
+                .addKeyValue(
+                        "partitionsValidated",
+                        partitions.stream().filter(p -> !p.recoveredCleanly()).count())
+                .addKeyValue("recoveryMs", TimeUnit.NANOSECONDS.toMillis(nanos))
+                .log("Logs opened");
+    }
+
+    private static RequestDispatcher dispatcher(
+            BrokerConfig config,
+            BrokerNode node,
+            LogDirectory logs,
+            ProducerIds producerIds,
+            GroupCoordinator groups,
+            RequestMetrics requestMetrics) {
         AtomicReference<RequestDispatcher> self = new AtomicReference<>();
-        this.dispatcher = RequestDispatcher.builder()
+        RequestDispatcher dispatcher = RequestDispatcher.builder()
                 .register(ApiKeys.API_VERSIONS, 5, new ApiVersionsHandler(self::get, node))
                 .register(
                         ApiKeys.METADATA,
@@ -135,37 +306,15 @@ public final class Broker implements Closeable {
                 .requestTimer(requestMetrics::record)
                 .build();
         self.set(dispatcher);
-
-        long interval = config.retentionCheckIntervalMs();
-        scheduler.scheduleWithFixedDelay(this::housekeeping, interval, interval, TimeUnit.MILLISECONDS);
-        scheduler.scheduleWithFixedDelay(this::groupTimers, 100, 100, TimeUnit.MILLISECONDS);
-        this.metrics = config.metricsPort() < 0
-                ? null
-                : MetricsServer.start(
-                        config.listenHost(),
-                        config.metricsPort(),
-                        requestMetrics,
-                        server.stats(),
-                        logs,
-                        () -> serving,
-                        new GroupLagMetrics(groups, logs));
-        server.start(dispatcher);
-        serving = true;
-        log.info(
-                "Broker {} serving Kafka clients on {}:{} (advertised {}:{}), data in {}",
-                node.nodeId(),
-                config.listenHost(),
-                server.port(),
-                node.host(),
-                node.port(),
-                config.dataDir().toAbsolutePath());
+        return dispatcher;
     }
 
-    public static Broker start(BrokerConfig config, Clock clock) {
+    private static void stopScheduler(ScheduledExecutorService scheduler) {
+        scheduler.shutdownNow();
         try {
-            return new Broker(config, clock);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot start the broker: " + e.getMessage(), e);
+            scheduler.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -173,7 +322,7 @@ public final class Broker implements Closeable {
         try {
             groups.tick();
         } catch (RuntimeException e) {
-            log.error("Group coordinator timers failed", e);
+            log.atError().setCause(e).log("Group coordinator timers failed; they run again in 100 ms");
         }
     }
 
@@ -189,7 +338,10 @@ public final class Broker implements Closeable {
                 }
             }
         } catch (RuntimeException e) {
-            log.error("Housekeeping failed", e);
+            log.atError()
+                    .setCause(e)
+                    .addKeyValue("retryMs", config.retentionCheckIntervalMs())
+                    .log("Housekeeping failed");
         }
     }
 
@@ -230,24 +382,18 @@ public final class Broker implements Closeable {
         return metrics == null ? -1 : metrics.port();
     }
 
+    /** Stops the broker; see the class comment. Idempotent. */
     @Override
-    public void close() {
-        log.info("Broker {} shutting down", node.nodeId());
+    public synchronized void close() {
+        if (opened.isEmpty()) {
+            return;
+        }
+        log.atInfo().addKeyValue("nodeId", node.nodeId()).log("Broker shutting down");
         serving = false;
-        server.close();
-        if (metrics != null) {
-            metrics.close();
+        RuntimeException failure = closeOpened(null);
+        if (failure != null) {
+            throw failure;
         }
-        scheduler.shutdownNow();
-        try {
-            scheduler.awaitTermination(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        groups.close();
-        offsetsLog.close();
-        logs.close();
-        flusher.shutdown();
-        log.info("Broker {} stopped cleanly", node.nodeId());
+        log.atInfo().addKeyValue("nodeId", node.nodeId()).log("Broker stopped cleanly");
     }
 }

@@ -25,9 +25,9 @@ import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.SimpleRecord;
 
 /**
- * Random sequences of keyed appends (tombstones, keyless records, compressed and idempotent batches), rolls,
- * cleanings at moving times and restarts, checked against a model of a compacted log: a list of records, the
- * start of the active segment, and the delete horizon each kept tombstone was given.
+ * Random sequences of keyed appends (tombstones, keyless records from before the policy became compact, compressed
+ * and idempotent batches), rolls, cleanings at moving times and restarts, checked against a model of a compacted
+ * log: a list of records, the start of the active segment, and the delete horizon each kept tombstone was given.
  */
 class LogCleanerPropertyTest {
     private static final long T0 = 1_700_000_000_000L;
@@ -93,7 +93,14 @@ class LogCleanerPropertyTest {
                     case Append a -> {
                         long ts = clock.millis();
                         ByteBuffer batch = batch(a, ts, nextSequence.getOrDefault(a.producer(), 0));
+                        // A compacted topic refuses keyless records; such a log holds them only from before its
+                        // policy became compact, which this models by appending them under the delete policy.
+                        boolean keyless = a.records().stream().anyMatch(kv -> kv.key() == null);
+                        if (keyless) {
+                            log.updateConfig(config.with(LogConfig.CLEANUP_POLICY, "delete"));
+                        }
                         AppendResult r = log.append(batch);
+                        log.updateConfig(config);
                         assertThat(r.firstOffset()).isEqualTo(nextOffset);
                         for (Kv kv : a.records()) {
                             model.add(new Entry(nextOffset++, ts, kv.key(), kv.value()));

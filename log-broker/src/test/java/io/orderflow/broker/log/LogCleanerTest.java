@@ -296,9 +296,11 @@ class LogCleanerTest {
     }
 
     @Test
-    void keepsRecordsWithoutAKey() {
-        PartitionLog log = open(compacted());
+    void keepsRecordsWithoutAKeyWrittenBeforeTheTopicWasCompacted() {
+        // An append to a compacted topic refuses keyless records; a topic switched to compact keeps its old ones.
+        PartitionLog log = open(compacted().with(LogConfig.CLEANUP_POLICY, "delete"));
         append(log, batch(T0, null, "x", "k1", "a", null, "y"));
+        log.updateConfig(compacted());
         append(log, batch(T0, "k1", "b"));
         log.forceRoll();
 

@@ -3,6 +3,7 @@ package io.orderflow.broker.log;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.UUID;
@@ -48,6 +49,27 @@ class LogDirectoryTest {
         assertThat(logs.deleteTopic(second.id())).isEqualTo(second);
         assertThat(logs.topic("orders")).isEmpty();
         assertThat(logs.partition("orders", 1)).isEmpty();
+    }
+
+    @Test
+    void aPartitionThatCannotBeOpenedClosesTheOnesOpenedBeforeIt() throws Exception {
+        open().createTopic("orders", 2, Map.of());
+        logs.close();
+        logs = null;
+        Path second = dataDir.resolve("orders-1");
+        try (var files = Files.list(second)) {
+            for (Path file : files.toList()) {
+                Files.delete(file);
+            }
+        }
+        Files.delete(second);
+        Files.writeString(second, "a file where the partition's directory should be");
+
+        assertThatThrownBy(this::open).isInstanceOf(LogStorageException.class);
+
+        assertThat(dataDir.resolve("orders-0").resolve("clean-shutdown"))
+                .as("the partition opened first was closed again")
+                .exists();
     }
 
     @Test

@@ -22,6 +22,8 @@ import org.apache.kafka.common.compress.Compression;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class PartitionLogTest {
     private static final long T0 = 1_700_000_000_000L;
@@ -297,6 +299,49 @@ class PartitionLogTest {
                 .hasMessageContaining("CRC");
         assertThat(log.logEndOffset()).isZero();
         assertThat(log.sizeInBytes()).isZero();
+    }
+
+    @ParameterizedTest(name = "cleanup.policy={0}, {1}")
+    @CsvSource({"compact, none", "compact, gzip", "'compact,delete', zstd"})
+    void refusesARecordWithoutAKeyOnACompactedTopicAndStoresNothingOfTheAppend(String policy, String codec) {
+        PartitionLog log = open(LogConfig.defaults().with(LogConfig.CLEANUP_POLICY, policy));
+        ByteBuffer keyed = batch(T0, "k1", "a");
+        ByteBuffer secondRecordKeyless =
+                TestBatches.compressed(Compression.of(codec).build(), T0, "k2", "b", null, "c", "k3", "d");
+
+        assertThatThrownBy(() -> log.append(TestBatches.concat(keyed, secondRecordKeyless)))
+                .isInstanceOfSatisfying(RecordWithoutKeyException.class, e -> {
+                    assertThat(e.partition()).isEqualTo("orders-0");
+                    assertThat(e.batchIndex()).isEqualTo(1);
+                    assertThat(e.recordIndex()).isEqualTo(1);
+                    assertThat(e.getMessage()).contains("orders-0", "no key");
+                });
+        assertThat(log.logEndOffset()).isZero();
+        assertThat(log.sizeInBytes()).isZero();
+    }
+
+    @Test
+    void acceptsRecordsWithoutAKeyWhenTheTopicIsNotCompacted() {
+        PartitionLog log = open(LogConfig.defaults().with(LogConfig.CLEANUP_POLICY, "delete"));
+
+        AppendResult result = appendDurably(log, batch(T0, null, "a", "k", "b"));
+
+        assertThat(result.lastOffset()).isEqualTo(1);
+        assertThat(readAll(log)).extracting(TestBatches.Read::value).containsExactly("a", "b");
+    }
+
+    @Test
+    void checksTheCrcBeforeReadingTheKeysOfACompressedBatch() {
+        PartitionLog log = open(LogConfig.defaults().with(LogConfig.CLEANUP_POLICY, "compact"));
+        ByteBuffer damaged = TestBatches.compressed(Compression.gzip().build(), T0, "k", "v".repeat(200));
+        for (int i = BatchHeader.SIZE; i < damaged.limit(); i++) {
+            damaged.put(i, (byte) (0x5A ^ i)); // garbage where the compressed records were
+        }
+
+        assertThatThrownBy(() -> log.append(damaged))
+                .isInstanceOf(CorruptBatchException.class)
+                .hasMessageContaining("CRC");
+        assertThat(log.logEndOffset()).isZero();
     }
 
     @Test

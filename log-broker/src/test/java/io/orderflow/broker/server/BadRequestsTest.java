@@ -36,7 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Requests the broker can read but must not or cannot serve get the protocol's error, on a connection that stays
  * open: an API or version it does not advertise ({@code UNSUPPORTED_VERSION}, and for ApiVersions the v0 answer
  * with our ranges that newer clients expect), a corrupt batch ({@code CORRUPT_MESSAGE}), a batch over
- * {@code max.message.bytes} ({@code MESSAGE_TOO_LARGE}). A rejected batch is never stored.
+ * {@code max.message.bytes} ({@code MESSAGE_TOO_LARGE}), a record without a key on a compacted topic
+ * ({@code INVALID_RECORD}). A rejected batch is never stored.
  */
 class BadRequestsTest {
     private static final String TOPIC = "guarded";
@@ -216,6 +217,30 @@ class BadRequestsTest {
         ProduceResponse response = (ProduceResponse) client.receive(header);
 
         assertThat(errorsByPartition(response)).containsEntry(0, Errors.CORRUPT_MESSAGE);
+        assertThat(LogContents.values(broker.broker(), COMPACTED, 0)).isEmpty();
+    }
+
+    @Test
+    void refusesARecordWithoutAKeyOnACompactedTopicAsKafkaDoesAndStoresNothingOfIt() throws Exception {
+        MemoryRecords oneKeyless = MemoryRecords.withRecords(
+                Compression.NONE,
+                new SimpleRecord("k".getBytes(StandardCharsets.UTF_8), "keyed".getBytes(StandardCharsets.UTF_8)),
+                new SimpleRecord(null, "keyless".getBytes(StandardCharsets.UTF_8)));
+        RequestHeader header = client.send(
+                RequestCorpus.produce(target(COMPACTED), oneKeyless, (short) -1, (short) 13), ++correlationId);
+
+        ProduceResponse response = (ProduceResponse) client.receive(header);
+
+        assertThat(errorsByPartition(response)).containsEntry(0, Errors.INVALID_RECORD);
+        assertThat(Errors.INVALID_RECORD.code()).isEqualTo((short) 87);
+        assertThat(response.data()
+                        .responses()
+                        .iterator()
+                        .next()
+                        .partitionResponses()
+                        .getFirst()
+                        .errorMessage())
+                .contains("compacted-0", "no key");
         assertThat(LogContents.values(broker.broker(), COMPACTED, 0)).isEmpty();
     }
 

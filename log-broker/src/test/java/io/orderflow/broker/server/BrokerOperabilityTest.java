@@ -109,6 +109,7 @@ class BrokerOperabilityTest {
             assertThat(help).contains(key);
         }
         assertThat(help).contains("(default: 9092)");
+        assertThat(help).contains("--log-format=json", "--log-format=text", "LOG_FORMAT");
     }
 
     @Test

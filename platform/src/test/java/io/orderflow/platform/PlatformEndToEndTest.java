@@ -1,0 +1,193 @@
+package io.orderflow.platform;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.orderflow.contracts.EventCodec;
+import io.orderflow.contracts.EventEnvelope;
+import io.orderflow.contracts.Topics;
+import io.orderflow.postgres.PostgresConfiguration;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The whole producer side as the launcher runs it: our broker, PostgreSQL, and the packaged order-service and
+ * outbox-relay as processes. Concurrent clients drive orders through their lifecycles over HTTP (with retried
+ * requests and refused transitions mixed in); a stock consumer then finds, for every order, exactly the events of
+ * the changes that were accepted, keyed by the order, in the order they were made.
+ */
+class PlatformEndToEndTest {
+
+    private static final Path POSTGRES_DIRECTORY =
+            Path.of("target", "embedded-postgres").toAbsolutePath();
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration WITHIN = Duration.ofSeconds(90);
+
+    @TempDir
+    static Path brokerDirectory;
+
+    private static LocalPlatform platform;
+    private static URI orders;
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @BeforeAll
+    static void startPlatform() {
+        LaunchOptions options =
+                new LaunchOptions(false, POSTGRES_DIRECTORY, 0, brokerDirectory, 0, 0, true, Path.of(".."), 0, 0);
+        platform = LocalPlatform.start(PostgresConfiguration.embedded(), options);
+        orders = platform.services().getFirst().baseUri().resolve("/orders");
+    }
+
+    @AfterAll
+    static void stopPlatform() {
+        if (platform != null) {
+            platform.close();
+        }
+    }
+
+    @Test
+    void everyAcceptedChangeOfEveryOrderReachesTheTopicOnceAndInOrder() throws Exception {
+        int orderCount = 40;
+        Map<String, List<String>> expected = new ConcurrentHashMap<>();
+        try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<?>> done = new ArrayList<>();
+            for (int i = 0; i < orderCount; i++) {
+                int script = i % 4;
+                done.add(clients.submit(() -> {
+                    drive(script, expected);
+                    return null;
+                }));
+            }
+            for (Future<?> future : done) {
+                future.get();
+            }
+        }
+        int total = expected.values().stream().mapToInt(List::size).sum();
+
+        Map<String, List<EventEnvelope>> published = readEvents(total);
+
+        assertThat(published.keySet()).isEqualTo(expected.keySet());
+        expected.forEach((orderId, types) -> assertThat(published.get(orderId).stream()
+                        .map(EventEnvelope::eventType)
+                        .toList())
+                .as("events of order %s, in log order", orderId)
+                .isEqualTo(types));
+        assertThat(platform.services()).allMatch(ServiceProcess::isAlive);
+    }
+
+    /** One client's order: created (the request sent twice with one Idempotency-Key), then a scripted path. */
+    private void drive(int script, Map<String, List<String>> expected) throws Exception {
+        String body = """
+                {"customerId":"c-%s","currency":"EUR","items":[{"sku":"sku-1","quantity":2,"unitPrice":"9.99"}]}
+                """.formatted(UUID.randomUUID());
+        String key = UUID.randomUUID().toString();
+        HttpResponse<String> created = post(orders, body, key);
+        assertThat(created.statusCode()).isEqualTo(201);
+        String id = JSON.readTree(created.body()).get("id").asText();
+        HttpResponse<String> retried = post(orders, body, key);
+        assertThat(JSON.readTree(retried.body()).get("id").asText()).isEqualTo(id);
+        List<String> events = new ArrayList<>(List.of("OrderCreated"));
+        URI order = orders.resolve("/orders/" + id + "/");
+        switch (script) {
+            case 0 -> {
+                expectStatus(post(order.resolve("pay"), "{}", null), 200, events, "OrderPaid");
+                expectStatus(post(order.resolve("ship"), "{}", null), 200, events, "OrderShipped");
+                expectStatus(post(order.resolve("cancel"), "{}", null), 409, events, null);
+            }
+            case 1 -> {
+                expectStatus(post(order.resolve("ship"), "{}", null), 409, events, null);
+                expectStatus(post(order.resolve("cancel"), "{}", null), 200, events, "OrderCancelled");
+            }
+            case 2 -> {
+                expectStatus(post(order.resolve("pay"), "{}", null), 200, events, "OrderPaid");
+                expectStatus(post(order.resolve("pay"), "{}", null), 409, events, null);
+                expectStatus(post(order.resolve("cancel"), "{}", null), 200, events, "OrderCancelled");
+            }
+            default -> expectStatus(post(order.resolve("pay"), "{}", null), 200, events, "OrderPaid");
+        }
+        expected.put(id, events);
+    }
+
+    private static void expectStatus(
+            HttpResponse<String> response, int status, List<String> events, String eventIfAccepted) {
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
+        if (eventIfAccepted != null) {
+            events.add(eventIfAccepted);
+        }
+    }
+
+    private HttpResponse<String> post(URI uri, String body, String idempotencyKey) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri)
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (idempotencyKey != null) {
+            request.header("Idempotency-Key", idempotencyKey);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Reads the topic until {@code total} distinct events arrived; each order's first occurrences, in log order. */
+    private Map<String, List<EventEnvelope>> readEvents(int total) {
+        EventCodec codec = new EventCodec();
+        Map<String, List<EventEnvelope>> byOrder = new LinkedHashMap<>();
+        Set<UUID> seen = new LinkedHashSet<>();
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        platform.bootstrapServers(),
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                        "earliest"),
+                new StringDeserializer(),
+                new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(Topics.ORDERS).stream()
+                    .map(info -> new TopicPartition(info.topic(), info.partition()))
+                    .toList();
+            assertThat(partitions).hasSize(LocalPlatform.ORDERS_PARTITIONS);
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            await().atMost(WITHIN).until(() -> {
+                for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    EventEnvelope envelope = codec.decode(record.value());
+                    assertThat(record.key()).isEqualTo(envelope.orderId());
+                    assertThat(new String(record.headers().lastHeader("eventId").value(), StandardCharsets.UTF_8))
+                            .isEqualTo(envelope.eventId().toString());
+                    if (seen.add(envelope.eventId())) {
+                        byOrder.computeIfAbsent(envelope.orderId(), k -> new ArrayList<>())
+                                .add(envelope);
+                    }
+                }
+                return seen.size() >= total;
+            });
+        }
+        return byOrder;
+    }
+}
