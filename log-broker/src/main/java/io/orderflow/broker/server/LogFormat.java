@@ -4,9 +4,8 @@ import java.util.Locale;
 
 /**
  * How the runnable broker writes its log: {@code json}, one JSON object per line for log collectors (the
- * default), or {@code text}, one plain line per event for people. Both come from the logback configuration
- * {@value #CONFIGURATION}, which includes {@code logback-json.xml} or {@code logback-text.xml} beside it as the
- * logback property {@value #PROPERTY} says.
+ * default), or {@code text}, one plain line per event for people. {@link BrokerLogConfigurator} sets logback up
+ * for the chosen one.
  *
  * <p>The choice must be made before the first logger is created: SLF4J binds to logback, and logback reads its
  * configuration, on the first {@code LoggerFactory.getLogger} call. {@link BrokerMain} therefore calls
@@ -21,7 +20,8 @@ enum LogFormat {
     /** The logback property (a system property or an environment variable) that selects the format. */
     static final String PROPERTY = "LOG_FORMAT";
 
-    static final String CONFIGURATION = "io/orderflow/broker/server/logback-broker.xml";
+    /** The system property through which {@link #install()} tells {@link BrokerLogConfigurator} the format. */
+    static final String SELECTED = "orderflow.broker.log-format";
 
     /**
      * The format asked for: {@code --log-format} if given, else the {@value #PROPERTY} system property, else the
@@ -52,11 +52,10 @@ enum LogFormat {
         };
     }
 
-    /** Points logback at the broker's configuration (unless one was given) with this format selected. */
+    /** Selects this format for {@link BrokerLogConfigurator} (a {@code logback.configurationFile} still wins). */
     void install() {
-        System.setProperty(PROPERTY, name().toLowerCase(Locale.ROOT));
-        if (System.getProperty("logback.configurationFile") == null) {
-            System.setProperty("logback.configurationFile", CONFIGURATION);
-        }
+        String value = name().toLowerCase(Locale.ROOT);
+        System.setProperty(PROPERTY, value);
+        System.setProperty(SELECTED, value);
     }
 }
