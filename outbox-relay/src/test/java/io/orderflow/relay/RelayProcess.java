@@ -29,10 +29,17 @@ public final class RelayProcess implements AutoCloseable {
 
     private final Process process;
     private final int httpPort;
+    private final Path logFile;
 
-    private RelayProcess(Process process, int httpPort) {
+    private RelayProcess(Process process, int httpPort, Path logFile) {
         this.process = process;
         this.httpPort = httpPort;
+        this.logFile = logFile;
+    }
+
+    /** Everything the relay wrote so far. */
+    public String log() throws IOException {
+        return Files.readString(logFile);
     }
 
     public static RelayProcess start(
@@ -67,7 +74,7 @@ public final class RelayProcess implements AutoCloseable {
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                     .start();
-            RelayProcess relay = new RelayProcess(process, port);
+            RelayProcess relay = new RelayProcess(process, port, log);
             await().atMost(Duration.ofSeconds(60))
                     .until(() -> !process.isAlive() || relay.httpStatus("/q/health/live") == 200);
             if (!process.isAlive()) {

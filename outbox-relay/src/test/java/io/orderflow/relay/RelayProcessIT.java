@@ -137,6 +137,11 @@ class RelayProcessIT {
         assertThat(relay.get("/q/health/ready")).contains("unreachable");
         broker.start();
         await().atMost(WITHIN).until(() -> relay.httpStatus("/q/health/ready") == 200);
+        // While the broker was away the relay reported it, without flooding its log (kafka-clients' admin client
+        // re-bootstraps in a tight loop unless told not to).
+        String log = relay.log();
+        assertThat(log).doesNotContain("Rebootstrapping");
+        assertThat(log.lines().count()).as("lines in the relay's log").isLessThan(200);
     }
 
     private RelayProcess leaderOf(RelayProcess a, RelayProcess b) throws Exception {

@@ -56,11 +56,20 @@ public class RelayReadiness implements HealthCheck {
     private String probeBroker() {
         try {
             if (admin == null) {
+                // No re-bootstrapping: with the broker down, kafka-clients 4.4's admin client otherwise re-bootstraps
+                // in a tight loop (hundreds of log lines a second); retrying the known address with back-off is
+                // all a health probe needs.
                 admin = Admin.create(Map.of(
                         AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                         service.bootstrapServers(),
                         AdminClientConfig.CLIENT_ID_CONFIG,
-                        "outbox-relay-health"));
+                        "outbox-relay-health",
+                        AdminClientConfig.METADATA_RECOVERY_STRATEGY_CONFIG,
+                        "none",
+                        AdminClientConfig.RECONNECT_BACKOFF_MS_CONFIG,
+                        200,
+                        AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG,
+                        2000));
             }
             admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) PROBE_TIMEOUT.toMillis()))
                     .clusterId()
