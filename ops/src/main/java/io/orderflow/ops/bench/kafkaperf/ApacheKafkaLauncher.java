@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  * the Log4j SLF4J binding the binary distribution ships. Broker log lines go to stdout at INFO, as with
  * {@code kafka-server-start.sh}.
  */
-final class ApacheKafkaLauncher implements BrokerLauncher {
+public final class ApacheKafkaLauncher implements BrokerLauncher {
     static final List<String> JVM_OPTIONS = List.of(
             "-Xmx1G",
             "-Xms1G",
@@ -48,7 +48,7 @@ final class ApacheKafkaLauncher implements BrokerLauncher {
     private final Path lib;
 
     /** {@code lib} holds kafka_2.13 4.4.0 and its runtime dependencies. */
-    ApacheKafkaLauncher(Path lib) {
+    public ApacheKafkaLauncher(Path lib) {
         this.lib = lib.toAbsolutePath().normalize();
     }
 

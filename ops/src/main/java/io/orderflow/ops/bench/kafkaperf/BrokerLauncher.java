@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Starts one kind of broker as a child JVM on free loopback ports, with its data under a given directory. */
-sealed interface BrokerLauncher permits ApacheKafkaLauncher, OrderflowBrokerLauncher {
+public sealed interface BrokerLauncher permits ApacheKafkaLauncher, OrderflowBrokerLauncher {
 
     /** How the broker is named in the output. */
     String name();

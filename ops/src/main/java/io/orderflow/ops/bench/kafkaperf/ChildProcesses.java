@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Thread-safe.
  */
-final class ChildProcesses {
+public final class ChildProcesses {
     private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
     private static boolean stopping; // guarded by ChildProcesses.class
 
@@ -26,7 +26,7 @@ final class ChildProcesses {
      * @throws IOException also once {@link #stopAll} has begun: the benchmark's main thread keeps running while
      *     the shutdown hook stops the children, and must not start new ones behind its back
      */
-    static synchronized Process start(ProcessBuilder builder) throws IOException {
+    public static synchronized Process start(ProcessBuilder builder) throws IOException {
         if (stopping) {
             throw new IOException("The benchmark is stopping; not starting "
                     + builder.command().getFirst());
@@ -36,12 +36,12 @@ final class ChildProcesses {
         return process;
     }
 
-    static void forget(Process process) {
+    public static void forget(Process process) {
         LIVE.remove(process);
     }
 
     /** The java this JVM runs on: brokers and tools run on the same JDK as the benchmark. */
-    static String java() {
+    public static String java() {
         return ProcessHandle.current()
                 .info()
                 .command()
@@ -49,7 +49,7 @@ final class ChildProcesses {
     }
 
     /** SIGTERM to every child still running; those not gone 20 s later are killed. */
-    static void stopAll() {
+    public static void stopAll() {
         List<Process> running;
         synchronized (ChildProcesses.class) {
             stopping = true;

@@ -12,7 +12,7 @@ import java.util.List;
  * listener, the data directory and the settings Apache Kafka gets too (six partitions by default, no initial
  * rebalance delay) are set; the HTTP metrics endpoint is off because Apache Kafka serves none either.
  */
-final class OrderflowBrokerLauncher implements BrokerLauncher {
+public final class OrderflowBrokerLauncher implements BrokerLauncher {
     static final String MAIN_CLASS = "io.orderflow.broker.server.BrokerMain";
 
     private final Path brokerDir;
@@ -22,7 +22,7 @@ final class OrderflowBrokerLauncher implements BrokerLauncher {
      * {@code brokerDir} holds {@code log-broker.jar} and {@code lib/}; {@code extraSettings} are {@code KEY=VALUE}
      * settings beyond the defaults, for investigations only.
      */
-    OrderflowBrokerLauncher(Path brokerDir, List<String> extraSettings) {
+    public OrderflowBrokerLauncher(Path brokerDir, List<String> extraSettings) {
         this.brokerDir = brokerDir.toAbsolutePath().normalize();
         this.extraSettings = List.copyOf(extraSettings);
     }

@@ -15,8 +15,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Not thread-safe.
  */
-final class RunningBroker implements AutoCloseable {
-    static final String HOST = "127.0.0.1";
+public final class RunningBroker implements AutoCloseable {
+    public static final String HOST = "127.0.0.1";
     private static final Duration STARTUP_TIMEOUT = Duration.ofMinutes(2);
     private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(60);
 
@@ -62,34 +62,34 @@ final class RunningBroker implements AutoCloseable {
         return new RunningBroker(name, process, port, logFile, System.nanoTime() - t0);
     }
 
-    String bootstrapServers() {
+    public String bootstrapServers() {
         return HOST + ":" + port;
     }
 
-    double startupMillis() {
+    public double startupMillis() {
         return startupNanos / 1e6;
     }
 
-    boolean isAlive() {
+    public boolean isAlive() {
         return process.isAlive();
     }
 
-    Path logFile() {
+    public Path logFile() {
         return logFile;
     }
 
     /** Resident memory now ({@code VmRSS}), in MiB. */
-    double rssMiB() {
+    public double rssMiB() {
         return statusKiB("VmRSS:") / 1024.0;
     }
 
     /** The highest resident memory since the broker started ({@code VmHWM}), in MiB. */
-    double peakRssMiB() {
+    public double peakRssMiB() {
         return statusKiB("VmHWM:") / 1024.0;
     }
 
     /** User plus system CPU time used so far, in seconds. */
-    double cpuSeconds() {
+    public double cpuSeconds() {
         return process.toHandle()
                         .info()
                         .totalCpuDuration()

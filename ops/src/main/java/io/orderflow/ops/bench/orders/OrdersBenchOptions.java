@@ -1,0 +1,200 @@
+package io.orderflow.ops.bench.orders;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The command line of {@code ops/bench/orders}. The first group of options shapes the workload; the second says where
+ * the script put the private copies of what is measured ({@code ops/bench/orders} passes them, people need not).
+ *
+ * @param rate offered load: {@code POST /orders} requests per second, on a fixed schedule (open loop)
+ * @param duration the measured window, after the warm-up
+ * @param warmup load at the same rate before the window, not measured (JIT, connection pools, caches)
+ * @param drain after the last request, how long to wait for the relay to publish every accepted order
+ * @param runs how many times each broker's stack is started and measured; brokers alternate which goes first
+ * @param brokers which brokers, in the order of run 1: {@code ours}, {@code kafka}, or both
+ * @param partitions partitions of the {@code orders} topic
+ * @param maxInFlight requests the load generator keeps outstanding at most; a request due while this many are
+ *     outstanding is not sent and counted as "not sent" (the service is not keeping up), so that an overloaded
+ *     service cannot make the generator open sockets without bound
+ * @param idempotencyKeys whether each request carries its own {@code Idempotency-Key} header (one more row and
+ *     lookup per order)
+ * @param orderServiceJvmOptions extra JVM options for order-service, to investigate (a profiler, a heap size); the
+ *     header says the service then does not run with JVM defaults
+ * @param synchronousCommit PostgreSQL's {@code synchronous_commit} for the run: {@code on} (PostgreSQL's default:
+ *     a commit waits for its WAL fsync) unless set otherwise; the embedded server's library default is {@code off}
+ * @param workDir logs and the embedded PostgreSQL's files
+ * @param kafkaLib Apache Kafka's broker jars (kafka-anchor's {@code target/kafka-broker})
+ * @param ourBroker a directory holding our {@code log-broker.jar} and its {@code lib/}
+ * @param orderService the packaged order-service ({@code quarkus-app/})
+ * @param relay the packaged outbox-relay ({@code quarkus-app/})
+ * @param commandLine the options as given, for the header
+ */
+record OrdersBenchOptions(
+        int rate,
+        Duration duration,
+        Duration warmup,
+        Duration drain,
+        int runs,
+        List<String> brokers,
+        int partitions,
+        int maxInFlight,
+        boolean idempotencyKeys,
+        List<String> orderServiceJvmOptions,
+        String synchronousCommit,
+        Path workDir,
+        Path kafkaLib,
+        Path ourBroker,
+        Path orderService,
+        Path relay,
+        List<String> commandLine) {
+
+    static final String USAGE = """
+            Usage: ops/bench/orders [--rate N] [--duration-seconds N] [--warmup-seconds N] [--drain-seconds N]
+                                    [--runs N] [--brokers ours,kafka] [--partitions N] [--max-in-flight N]
+                                    [--idempotency-keys true|false] [--synchronous-commit on|off]
+                                    [--order-service-jvm-options "OPTS"] [--skip-build]
+
+              --rate N                 POST /orders per second, open loop (default 2000)
+              --duration-seconds N     measured window (default 60)
+              --warmup-seconds N       load before the window, not measured (default 10)
+              --drain-seconds N        wait after the load for every accepted order's event (default 60)
+              --runs N                 starts of each stack, alternating brokers (default 3)
+              --brokers LIST           ours, kafka or both (default ours,kafka)
+              --partitions N           partitions of the orders topic (default 6)
+              --max-in-flight N        outstanding requests at most; beyond, requests are not sent (default 512)
+              --idempotency-keys B     send an Idempotency-Key with each order (default false)
+              --synchronous-commit S   PostgreSQL synchronous_commit (default on, PostgreSQL's own default)
+              --order-service-jvm-options OPTS  extra JVM options for order-service, to investigate (default none)
+              --skip-build             (script only) measure what is already built
+            """;
+
+    /** Options the script passes (where the artifacts are); not part of the command a person types. */
+    private static final Set<String> PLUMBING = Set.of("work-dir", "kafka-lib", "our-broker", "order-service", "relay");
+
+    static OrdersBenchOptions parse(String... args) {
+        Map<String, String> values = new LinkedHashMap<>();
+        List<String> commandLine = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            if (!arg.startsWith("--")) {
+                throw new IllegalArgumentException("Unexpected argument '" + arg + "'\n" + USAGE);
+            }
+            String name;
+            String value;
+            int eq = arg.indexOf('=');
+            if (eq > 0) {
+                name = arg.substring(2, eq);
+                value = arg.substring(eq + 1);
+            } else if (i + 1 < args.length) {
+                name = arg.substring(2);
+                value = args[++i];
+            } else {
+                throw new IllegalArgumentException("Option " + arg + " needs a value\n" + USAGE);
+            }
+            values.put(name, value);
+            if (!PLUMBING.contains(name)) {
+                commandLine.add("--" + name + " " + value);
+            }
+        }
+        Map<String, String> remaining = new HashMap<>(values);
+        OrdersBenchOptions options = new OrdersBenchOptions(
+                positive(remaining, "rate", "2000"),
+                Duration.ofSeconds(positive(remaining, "duration-seconds", "60")),
+                Duration.ofSeconds(nonNegative(remaining, "warmup-seconds", "10")),
+                Duration.ofSeconds(positive(remaining, "drain-seconds", "60")),
+                positive(remaining, "runs", "3"),
+                list(take(remaining, "brokers", "ours,kafka")),
+                positive(remaining, "partitions", "6"),
+                positive(remaining, "max-in-flight", "512"),
+                bool(take(remaining, "idempotency-keys", "false")),
+                Arrays.stream(take(remaining, "order-service-jvm-options", "").split(" "))
+                        .filter(o -> !o.isBlank())
+                        .toList(),
+                take(remaining, "synchronous-commit", "on"),
+                Path.of(take(remaining, "work-dir", "ops/target/orders-bench")),
+                Path.of(take(remaining, "kafka-lib", "kafka-anchor/target/kafka-broker")),
+                Path.of(take(remaining, "our-broker", "log-broker/target")),
+                Path.of(take(remaining, "order-service", "order-service/target/quarkus-app")),
+                Path.of(take(remaining, "relay", "outbox-relay/target/quarkus-app")),
+                List.copyOf(commandLine));
+        if (!remaining.isEmpty()) {
+            throw new IllegalArgumentException("Unknown option(s) " + remaining.keySet() + "\n" + USAGE);
+        }
+        if (options.brokers.isEmpty()) {
+            throw new IllegalArgumentException("--brokers names no broker; use ours, kafka or both");
+        }
+        for (String broker : options.brokers) {
+            if (!broker.equals("kafka") && !broker.equals("ours")) {
+                throw new IllegalArgumentException("--brokers takes ours and/or kafka, got '" + broker + "'");
+            }
+        }
+        if (!Set.of("on", "off", "local", "remote_write", "remote_apply").contains(options.synchronousCommit)) {
+            throw new IllegalArgumentException("--synchronous-commit takes a PostgreSQL value (on, off, local), got '"
+                    + options.synchronousCommit + "'");
+        }
+        return options;
+    }
+
+    /** The measured window plus the warm-up: how long the generator runs. */
+    Duration loadDuration() {
+        return warmup.plus(duration);
+    }
+
+    /** {@code ops/bench/orders} and the options as given, minus the script's plumbing. */
+    String command() {
+        return commandLine.isEmpty() ? "ops/bench/orders" : "ops/bench/orders " + String.join(" ", commandLine);
+    }
+
+    private static int positive(Map<String, String> values, String name, String fallback) {
+        int value = integer(values, name, fallback);
+        if (value < 1) {
+            throw new IllegalArgumentException("--" + name + " must be positive, got " + value);
+        }
+        return value;
+    }
+
+    private static int nonNegative(Map<String, String> values, String name, String fallback) {
+        int value = integer(values, name, fallback);
+        if (value < 0) {
+            throw new IllegalArgumentException("--" + name + " must not be negative, got " + value);
+        }
+        return value;
+    }
+
+    private static int integer(Map<String, String> values, String name, String fallback) {
+        String value = take(values, name, fallback).replace("_", "").replace(",", "");
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--" + name + " takes a whole number, got '" + value + "'", e);
+        }
+    }
+
+    private static boolean bool(String value) {
+        return switch (value) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException("expected true or false, got '" + value + "'");
+        };
+    }
+
+    private static List<String> list(String value) {
+        return Arrays.stream(value.split(","))
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
+                .toList();
+    }
+
+    private static String take(Map<String, String> values, String name, String fallback) {
+        String value = values.remove(name);
+        return value == null ? fallback : value;
+    }
+}
