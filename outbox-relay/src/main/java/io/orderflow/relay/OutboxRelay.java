@@ -44,6 +44,7 @@ public final class OutboxRelay implements Runnable, AutoCloseable {
     static final String CHANNEL = "outbox";
     private static final int PURGE_CHUNK = 10_000;
     private static final Duration BACKLOG_REFRESH = Duration.ofSeconds(1);
+    private static final Duration STOP_CHECK = Duration.ofMillis(200);
 
     private final RelaySettings settings;
     private final OutboxDatabase database;
@@ -235,12 +236,23 @@ public final class OutboxRelay implements Runnable, AutoCloseable {
         }
     }
 
+    /**
+     * Returns on the first notification, after {@code timeout}, or soon after {@link #close()}; either way the caller
+     * looks at the table. Waits in slices of {@link #STOP_CHECK} so that a stop is noticed without a notification.
+     */
     private void awaitNotification(Duration timeout) throws SQLException {
-        if (stopping || timeout.isZero()) {
-            return;
+        PGConnection session = connection.unwrap(PGConnection.class);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!stopping) {
+            long remainingMillis = (deadline - System.nanoTime()) / 1_000_000;
+            if (remainingMillis <= 0) {
+                return;
+            }
+            int slice = (int) Math.min(remainingMillis, STOP_CHECK.toMillis());
+            if (session.getNotifications(slice).length > 0) {
+                return;
+            }
         }
-        // Returns on the first notification or after the timeout; either way the caller looks at the table.
-        connection.unwrap(PGConnection.class).getNotifications((int) Math.max(1, timeout.toMillis()));
     }
 
     private void purgeIfDue() throws SQLException {

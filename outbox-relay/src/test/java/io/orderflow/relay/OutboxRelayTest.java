@@ -44,8 +44,12 @@ class OutboxRelayTest {
     }
 
     @AfterEach
-    void tearDown() {
+    void tearDown() throws InterruptedException {
         relays.forEach(OutboxRelay::close);
+        // A relay still running would keep the leader lock from the next test's relay.
+        for (Thread thread : RelayHarness.startedThreads()) {
+            thread.join(Duration.ofSeconds(30));
+        }
         broker.close();
     }
 

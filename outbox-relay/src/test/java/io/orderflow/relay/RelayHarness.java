@@ -50,7 +50,17 @@ final class RelayHarness {
         return new RelayMetrics(new SimpleMeterRegistry());
     }
 
+    private static final List<Thread> STARTED = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     static Thread runInBackground(OutboxRelay relay, String name) {
-        return Thread.ofPlatform().name(name).daemon().start(relay);
+        Thread thread = Thread.ofPlatform().name(name).daemon().start(relay);
+        STARTED.add(thread);
+        return thread;
+    }
+
+    /** The relay threads started so far that have not ended; forgets the ones that have. */
+    static List<Thread> startedThreads() {
+        STARTED.removeIf(thread -> !thread.isAlive());
+        return List.copyOf(STARTED);
     }
 }
