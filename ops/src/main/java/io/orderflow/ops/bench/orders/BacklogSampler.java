@@ -77,11 +77,6 @@ final class BacklogSampler implements AutoCloseable {
                 .toList();
     }
 
-    /** The latest reading, if any. */
-    synchronized Sample latest() {
-        return samples.isEmpty() ? null : samples.getLast();
-    }
-
     /** Stops sampling, then takes one last reading, which it returns. */
     Sample stop() throws InterruptedException, SQLException {
         stopping = true;

@@ -89,8 +89,8 @@ final class CpuTime {
     }
 
     /** The machine's CPU seconds so far, summed over all cores, from the first line of {@code /proc/stat}. */
-    record Machine(double busy, double iowait, double steal) {
-        static Machine read() {
+    record AllCores(double busy, double iowait, double steal) {
+        static AllCores read() {
             try {
                 String[] f = Files.readAllLines(Path.of("/proc/stat"))
                         .getFirst()
@@ -102,23 +102,23 @@ final class CpuTime {
                         + Long.parseLong(f[3])
                         + Long.parseLong(f[6])
                         + Long.parseLong(f[7]);
-                return new Machine(
+                return new AllCores(
                         busy / TICKS_PER_SECOND,
                         Long.parseLong(f[5]) / TICKS_PER_SECOND,
                         f.length > 8 ? Long.parseLong(f[8]) / TICKS_PER_SECOND : 0);
             } catch (IOException | RuntimeException e) {
-                return new Machine(Double.NaN, Double.NaN, Double.NaN);
+                return new AllCores(Double.NaN, Double.NaN, Double.NaN);
             }
         }
     }
 
     /** CPU seconds of named processes and of the machine at one moment. */
-    record Reading(long nanoTime, Map<String, Double> processes, Machine machine) {
+    record Reading(long nanoTime, Map<String, Double> processes, AllCores machine) {
 
         static Reading take(Map<String, DoubleSupplier> processes) {
             Map<String, Double> seconds = new LinkedHashMap<>();
             processes.forEach((name, supplier) -> seconds.put(name, supplier.getAsDouble()));
-            return new Reading(System.nanoTime(), seconds, Machine.read());
+            return new Reading(System.nanoTime(), seconds, AllCores.read());
         }
 
         /**

@@ -19,10 +19,6 @@ final class LatencySamples {
         micros[size++] = valueMicros;
     }
 
-    synchronized int count() {
-        return size;
-    }
-
     /** A copy of the samples, sorted, with the percentiles a report needs. */
     synchronized Summary summary() {
         long[] sorted = Arrays.copyOf(micros, size);
@@ -53,12 +49,6 @@ final class LatencySamples {
 
         double maxMillis() {
             return sorted.length == 0 ? Double.NaN : sorted[sorted.length - 1] / 1000.0;
-        }
-
-        double meanMillis() {
-            return sorted.length == 0
-                    ? Double.NaN
-                    : Arrays.stream(sorted).average().orElseThrow() / 1000.0;
         }
     }
 }

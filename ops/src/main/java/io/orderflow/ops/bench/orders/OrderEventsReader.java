@@ -123,11 +123,6 @@ final class OrderEventsReader implements AutoCloseable {
         return arrivals.get(orderId);
     }
 
-    /** Orders whose event has been read so far. */
-    int orders() {
-        return arrivals.size();
-    }
-
     long records() {
         return records.sum();
     }

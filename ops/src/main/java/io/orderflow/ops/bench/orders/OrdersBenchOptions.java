@@ -143,11 +143,6 @@ record OrdersBenchOptions(
         return options;
     }
 
-    /** The measured window plus the warm-up: how long the generator runs. */
-    Duration loadDuration() {
-        return warmup.plus(duration);
-    }
-
     /** {@code ops/bench/orders} and the options as given, minus the script's plumbing. */
     String command() {
         return commandLine.isEmpty() ? "ops/bench/orders" : "ops/bench/orders " + String.join(" ", commandLine);
