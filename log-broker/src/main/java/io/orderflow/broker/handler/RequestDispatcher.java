@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
 import org.apache.kafka.common.network.Send;
@@ -46,13 +47,28 @@ public final class RequestDispatcher {
         return new Builder();
     }
 
-    /** The answer to one frame: bytes to send, or nothing (acks=0 produce). */
-    public record Reply(Send send, ApiKeys api) {}
+    /**
+     * The answer to one frame. {@link #answer()} may wait (a Produce waiting for its fsync) and returns the bytes
+     * to send, or null when the protocol wants no response (a Produce with {@code acks=0}); call it once.
+     */
+    public record Reply(ApiKeys api, Supplier<Send> answer) {}
 
     /**
-     * Handles one frame.
+     * Whether the frame's request may start while earlier requests of its connection still wait for their
+     * answers (see {@link PipelinedApiHandler}). Reads only the API key; a frame too short to have one is not.
+     */
+    public boolean mayOverlap(ByteBuffer frame) {
+        if (frame.remaining() < 2) {
+            return false;
+        }
+        short id = frame.getShort(frame.position());
+        Registration registration = ApiKeys.hasId(id) ? registrations.get(ApiKeys.forId(id)) : null;
+        return registration != null && registration.handler() instanceof PipelinedApiHandler;
+    }
+
+    /**
+     * Handles one frame: decodes it and does the request's work now; what may wait is left to the reply.
      *
-     * @return the reply, whose {@code send} is null when the protocol wants no response
      * @throws MalformedRequestException when the frame cannot be read; the caller closes the connection
      */
     public Reply dispatch(ClientInfo client, ByteBuffer frame) {
@@ -61,14 +77,14 @@ public final class RequestDispatcher {
         short version = request.header().apiVersion();
         Registration registration = registrations.get(api);
         long start = System.nanoTime();
-        AbstractResponse response;
-        short responseVersion = version;
         if (registration == null || version < registration.minVersion() || version > registration.maxVersion()) {
+            AbstractResponse refusal;
+            short responseVersion = version;
             if (api == ApiKeys.API_VERSIONS) {
                 responseVersion = 0;
-                response = apiVersions(Errors.UNSUPPORTED_VERSION);
+                refusal = apiVersions(Errors.UNSUPPORTED_VERSION);
             } else {
-                response = request.body()
+                refusal = request.body()
                         .getErrorResponse(new UnsupportedVersionException(api + " v" + version
                                 + " is not supported by this broker"
                                 + (registration == null
@@ -76,28 +92,55 @@ public final class RequestDispatcher {
                                         : " (supported: " + registration.minVersion() + ".." + registration.maxVersion()
                                                 + ")")));
             }
-        } else {
-            ClientInfo named =
-                    new ClientInfo(client.connectionId(), request.header().clientId(), client.host());
-            try {
-                response = registration.handler().handle(named, request.body());
-            } catch (RuntimeException e) {
-                log.atWarn()
-                        .setCause(e)
-                        .addKeyValue("api", api.name)
-                        .addKeyValue("version", version)
-                        .addKeyValue("connection", named.connectionId())
-                        .addKeyValue("clientId", named.clientId())
-                        .addKeyValue("remote", named.host())
-                        .log("Request failed");
-                response = request.body().getErrorResponse(ErrorTable.exceptionFor(e));
+            return reply(request, client, () -> refusal, responseVersion, start);
+        }
+        ClientInfo named =
+                new ClientInfo(client.connectionId(), request.header().clientId(), client.host());
+        PipelinedApiHandler.Completion completion;
+        try {
+            if (registration.handler() instanceof PipelinedApiHandler<AbstractRequest> pipelined) {
+                completion = pipelined.start(named, request.body());
+            } else {
+                AbstractResponse response = registration.handler().handle(named, request.body());
+                completion = () -> response;
             }
+        } catch (RuntimeException e) {
+            AbstractResponse failure = failed(request, named, e);
+            completion = () -> failure;
         }
-        requestTimer.accept(api, System.nanoTime() - start);
-        if (response == null) {
-            return new Reply(null, api);
-        }
-        return new Reply(response.toSend(request.header().toResponseHeader(), responseVersion), api);
+        return reply(request, named, completion, version, start);
+    }
+
+    private Reply reply(
+            DecodedRequest request,
+            ClientInfo client,
+            PipelinedApiHandler.Completion completion,
+            short responseVersion,
+            long start) {
+        ApiKeys api = request.header().apiKey();
+        return new Reply(api, () -> {
+            AbstractResponse response;
+            try {
+                response = completion.await();
+            } catch (RuntimeException e) {
+                response = failed(request, client, e);
+            }
+            requestTimer.accept(api, System.nanoTime() - start);
+            return response == null ? null : response.toSend(request.header().toResponseHeader(), responseVersion);
+        });
+    }
+
+    /** A handler failed unexpectedly: logged, and answered with {@link ErrorTable}'s code. */
+    private static AbstractResponse failed(DecodedRequest request, ClientInfo client, RuntimeException e) {
+        log.atWarn()
+                .setCause(e)
+                .addKeyValue("api", request.header().apiKey().name)
+                .addKeyValue("version", request.header().apiVersion())
+                .addKeyValue("connection", client.connectionId())
+                .addKeyValue("clientId", client.clientId())
+                .addKeyValue("remote", client.host())
+                .log("Request failed");
+        return request.body().getErrorResponse(ErrorTable.exceptionFor(e));
     }
 
     /** Our ApiVersions answer: exactly the registered APIs and ranges. */

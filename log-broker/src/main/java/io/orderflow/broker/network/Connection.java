@@ -7,21 +7,25 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
-import org.apache.kafka.common.network.Send;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One client connection, run on its own virtual thread: read a size-prefixed frame, dispatch it, write the
- * reply, repeat. Requests of one connection are therefore answered strictly in order, one at a time, which is
- * what Kafka guarantees (its network layer mutes a connection while a request is in flight); pipelined
- * requests simply wait in the socket buffer. A slow or stuck client blocks only its own thread.
+ * One client connection, run on its own virtual thread: read a size-prefixed frame, dispatch it, hand the reply
+ * to the connection's {@link ReplyWriter}, repeat. Requests of one connection are handled one at a time in the
+ * order they arrive and answered in that order, which is what Kafka guarantees. Kafka mutes a connection until
+ * its request is answered; we do the same for every request except a Produce following a Produce, which is
+ * appended while the earlier one still waits for its fsync (so one group commit covers a producer's pipelined
+ * requests). Nothing a client can observe differs: a request of any other API first waits until every earlier
+ * answer is written. A slow or stuck client blocks only its own threads.
  *
  * <p>Closes the connection, and only it, on end of stream, an oversized or unreadable frame, or an I/O error.
  */
 final class Connection implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(Connection.class);
     private static final int INITIAL_FRAME_BYTES = 64 * 1024;
+    /** Replies a connection may have outstanding before it stops being read (producers keep at most 5 in flight by default). */
+    private static final int MAX_OUTSTANDING_REPLIES = 16;
 
     private final String id;
     private final SocketChannel socket;
@@ -48,46 +52,12 @@ final class Connection implements Runnable {
     @Override
     public void run() {
         String host = "unknown";
+        ReplyWriter writer = new ReplyWriter(id, socket, stats, MAX_OUTSTANDING_REPLIES);
+        Thread writerThread = Thread.ofVirtual().name(id + "-writer").start(writer);
+        boolean answerPending = false;
         try {
             host = socket.getRemoteAddress().toString();
-            ClientInfo client = new ClientInfo(id, "", host);
-            SocketOutput out = new SocketOutput(socket);
-            ByteBuffer sizeBuf = ByteBuffer.allocate(4);
-            while (true) {
-                sizeBuf.clear();
-                if (!readFully(sizeBuf, true)) {
-                    return; // the client closed the connection between requests
-                }
-                int size = sizeBuf.getInt(0);
-                if (size < 0 || size > limits.maxRequestBytes()) {
-                    log.atWarn()
-                            .addKeyValue("connection", id)
-                            .addKeyValue("remote", host)
-                            .addKeyValue("requestBytes", size)
-                            .addKeyValue("socketRequestMaxBytes", limits.maxRequestBytes())
-                            .log("Closing a connection: its request exceeds socket.request.max.bytes");
-                    stats.rejected();
-                    return;
-                }
-                ByteBuffer frame = readFrame(size);
-                stats.received(4L + size);
-                RequestDispatcher.Reply reply = dispatcher.dispatch(client, frame);
-                Send send = reply.send();
-                if (send != null) {
-                    long before = out.bytesWritten();
-                    while (!send.completed()) {
-                        send.writeTo(out);
-                    }
-                    stats.sent(out.bytesWritten() - before);
-                }
-            }
-        } catch (MalformedRequestException e) {
-            stats.rejected();
-            log.atWarn()
-                    .addKeyValue("connection", id)
-                    .addKeyValue("remote", host)
-                    .addKeyValue("problem", e.getMessage())
-                    .log("Closing a connection: malformed request");
+            answerPending = serve(new ClientInfo(id, "", host), writer);
         } catch (EOFException e) {
             log.atDebug()
                     .addKeyValue("connection", id)
@@ -99,6 +69,8 @@ final class Connection implements Runnable {
                     .addKeyValue("remote", host)
                     .addKeyValue("error", e.toString())
                     .log("Connection failed");
+        } catch (InterruptedException e) {
+            log.atDebug().addKeyValue("connection", id).log("Connection interrupted");
         } catch (RuntimeException e) {
             log.atError()
                     .setCause(e)
@@ -106,7 +78,64 @@ final class Connection implements Runnable {
                     .addKeyValue("remote", host)
                     .log("Closing a connection after an unexpected failure");
         } finally {
+            if (answerPending) {
+                finishAnswering(writer, writerThread);
+            }
             close();
+            writerThread.interrupt();
+        }
+    }
+
+    /**
+     * Reads and dispatches requests until the connection must close.
+     *
+     * @return true when it closes for a reason of its own (end of stream between requests, an oversized or
+     *     malformed frame) and the earlier requests' answers should still be sent first
+     */
+    private boolean serve(ClientInfo client, ReplyWriter writer) throws IOException, InterruptedException {
+        ByteBuffer sizeBuf = ByteBuffer.allocate(4);
+        while (true) {
+            sizeBuf.clear();
+            if (!readFully(sizeBuf, true)) {
+                return true; // the client closed its side between requests
+            }
+            int size = sizeBuf.getInt(0);
+            if (size < 0 || size > limits.maxRequestBytes()) {
+                log.atWarn()
+                        .addKeyValue("connection", id)
+                        .addKeyValue("remote", client.host())
+                        .addKeyValue("requestBytes", size)
+                        .addKeyValue("socketRequestMaxBytes", limits.maxRequestBytes())
+                        .log("Closing a connection: its request exceeds socket.request.max.bytes");
+                stats.rejected();
+                return true;
+            }
+            ByteBuffer frame = readFrame(size);
+            stats.received(4L + size);
+            if (!dispatcher.mayOverlap(frame)) {
+                writer.awaitAllWritten();
+            }
+            try {
+                writer.submit(dispatcher.dispatch(client, frame));
+            } catch (MalformedRequestException e) {
+                stats.rejected();
+                log.atWarn()
+                        .addKeyValue("connection", id)
+                        .addKeyValue("remote", client.host())
+                        .addKeyValue("problem", e.getMessage())
+                        .log("Closing a connection: malformed request");
+                return true;
+            }
+        }
+    }
+
+    /** Lets the writer send what is queued; its waits are bounded by the requests' own timeouts. */
+    private void finishAnswering(ReplyWriter writer, Thread writerThread) {
+        writer.finish();
+        try {
+            writerThread.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
