@@ -11,13 +11,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One client connection, run on its own virtual thread: read a size-prefixed frame, dispatch it, hand the reply
- * to the connection's {@link ReplyWriter}, repeat. Requests of one connection are handled one at a time in the
- * order they arrive and answered in that order, which is what Kafka guarantees. Kafka mutes a connection until
- * its request is answered; we do the same for every request except a Produce following a Produce, which is
- * appended while the earlier one still waits for its fsync (so one group commit covers a producer's pipelined
- * requests). Nothing a client can observe differs: a request of any other API first waits until every earlier
- * answer is written. A slow or stuck client blocks only its own threads.
+ * One client connection, run on its own virtual thread: read a size-prefixed frame, dispatch it, answer it,
+ * repeat. Requests of one connection are handled one at a time in the order they arrive and answered in that
+ * order, which is what Kafka guarantees. Kafka mutes a connection until its request is answered; we do the same
+ * for every request except a Produce, which is appended at once and whose answer (waiting for its fsync) is left
+ * to the connection's {@link ReplyWriter}, so the next pipelined Produce is appended meanwhile and one group
+ * commit covers both. Nothing a client can observe differs: a request of any other API first waits until every
+ * earlier answer is written, and is then answered on this thread. A slow or stuck client blocks only its own
+ * threads.
  *
  * <p>Closes the connection, and only it, on end of stream, an oversized or unreadable frame, or an I/O error.
  */
@@ -112,11 +113,13 @@ final class Connection implements Runnable {
             }
             ByteBuffer frame = readFrame(size);
             stats.received(4L + size);
-            if (!dispatcher.mayOverlap(frame)) {
-                writer.awaitAllWritten();
-            }
             try {
-                writer.submit(dispatcher.dispatch(client, frame));
+                if (dispatcher.mayOverlap(frame)) {
+                    writer.submit(dispatcher.dispatch(client, frame));
+                } else {
+                    writer.awaitAllWritten();
+                    writer.writeNow(dispatcher.dispatch(client, frame));
+                }
             } catch (MalformedRequestException e) {
                 stats.rejected();
                 log.atWarn()

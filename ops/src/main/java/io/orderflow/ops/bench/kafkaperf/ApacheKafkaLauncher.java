@@ -46,10 +46,20 @@ public final class ApacheKafkaLauncher implements BrokerLauncher {
             """;
 
     private final Path lib;
+    private final List<String> extraSettings;
 
     /** {@code lib} holds kafka_2.13 4.4.0 and its runtime dependencies. */
     public ApacheKafkaLauncher(Path lib) {
+        this(lib, List.of());
+    }
+
+    /**
+     * @param extraSettings {@code KEY=VALUE} lines appended to the generated {@code server.properties}, e.g.
+     *     {@code log.flush.interval.messages=1} to make Kafka fsync before acknowledging, as our broker does
+     */
+    public ApacheKafkaLauncher(Path lib, List<String> extraSettings) {
         this.lib = lib.toAbsolutePath().normalize();
+        this.extraSettings = List.copyOf(extraSettings);
     }
 
     @Override
@@ -60,7 +70,10 @@ public final class ApacheKafkaLauncher implements BrokerLauncher {
     @Override
     public String describe() {
         return "Apache Kafka 4.4.0 (" + lib + "), KRaft combined mode, JVM options of kafka-server-start.sh "
-                + String.join(" ", JVM_OPTIONS) + ", no fsync before acknowledging (Kafka's default)";
+                + String.join(" ", JVM_OPTIONS)
+                + (extraSettings.isEmpty()
+                        ? ", no fsync before acknowledging (Kafka's default)"
+                        : ", NOT at its defaults: " + String.join(" ", extraSettings));
     }
 
     @Override
@@ -75,7 +88,8 @@ public final class ApacheKafkaLauncher implements BrokerLauncher {
         int port = ports.get(0);
         int controllerPort = ports.get(1);
         Path properties = runDir.resolve("server.properties");
-        Files.writeString(properties, serverProperties(dataDir, port, controllerPort));
+        Files.writeString(
+                properties, serverProperties(dataDir, port, controllerPort) + String.join("\n", extraSettings) + "\n");
         Path log4j = runDir.resolve("log4j2.properties");
         Files.writeString(log4j, LOG4J2);
 

@@ -66,7 +66,7 @@ public final class KafkaPerfBenchmark {
             System.exit(2);
             return;
         }
-        ApacheKafkaLauncher kafka = new ApacheKafkaLauncher(options.kafkaLib());
+        ApacheKafkaLauncher kafka = new ApacheKafkaLauncher(options.kafkaLib(), options.kafkaSettings());
         OrderflowBrokerLauncher ours = new OrderflowBrokerLauncher(options.ourBroker(), options.ourSettings());
         KafkaPerfBenchmark benchmark = new KafkaPerfBenchmark(options, kafka, ours);
         Runtime.getRuntime()

@@ -26,6 +26,8 @@ import java.util.Map;
  * @param ourSettings extra {@code KEY=VALUE} settings for our broker (see {@code ./run-broker --help}), to
  *     investigate a gap, e.g. {@code log.flush.interval.messages=9223372036854775807} for no fsync; the figures
  *     are then not the default broker's, and the header says so
+ * @param kafkaSettings extra {@code KEY=VALUE} lines for Apache Kafka's {@code server.properties}, e.g.
+ *     {@code log.flush.interval.messages=1} for Kafka with our durability (fsync before acknowledging)
  */
 record KafkaPerfOptions(
         long records,
@@ -38,11 +40,13 @@ record KafkaPerfOptions(
         Path toolsLib,
         Path ourBroker,
         List<String> brokers,
-        List<String> ourSettings) {
+        List<String> ourSettings,
+        List<String> kafkaSettings) {
 
     static final String USAGE = """
             Usage: ops/bench/kafka-perf [--records N] [--latency-records N] [--runs N] [--sizes 1024,100]
                                         [--idle-seconds N] [--brokers kafka,ours] [--our-settings K=V,...]
+                                        [--kafka-settings K=V,...]
 
               --records N          records per ProducerPerformance / ConsumerPerformance run (default 1000000)
               --latency-records N  messages per EndToEndLatency run, one at a time (default 10000)
@@ -51,7 +55,16 @@ record KafkaPerfOptions(
               --idle-seconds N     wait after start-up before reading idle RSS (default 5)
               --brokers LIST       kafka, ours or both (default kafka,ours)
               --our-settings LIST  extra KEY=VALUE settings for our broker, to investigate (default none)
+              --kafka-settings LIST  extra KEY=VALUE lines for Apache Kafka's server.properties, e.g.
+                                   log.flush.interval.messages=1 for Kafka with our durability (default none)
             """;
+
+    private static List<String> settings(String list) {
+        return Arrays.stream(list.split(","))
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
+                .toList();
+    }
 
     static KafkaPerfOptions parse(String... args) {
         Map<String, String> values = new HashMap<>();
@@ -85,10 +98,8 @@ record KafkaPerfOptions(
                 Arrays.stream(take(values, "brokers", "kafka,ours").split(","))
                         .map(String::trim)
                         .toList(),
-                Arrays.stream(take(values, "our-settings", "").split(","))
-                        .map(String::trim)
-                        .filter(s -> !s.isEmpty())
-                        .toList());
+                settings(take(values, "our-settings", "")),
+                settings(take(values, "kafka-settings", "")));
         if (!values.isEmpty()) {
             throw new IllegalArgumentException("Unknown option(s) " + values.keySet() + "\n" + USAGE);
         }
@@ -99,6 +110,11 @@ record KafkaPerfOptions(
         for (String setting : options.ourSettings) {
             if (!setting.contains("=")) {
                 throw new IllegalArgumentException("--our-settings takes KEY=VALUE pairs, got '" + setting + "'");
+            }
+        }
+        for (String setting : options.kafkaSettings) {
+            if (!setting.contains("=")) {
+                throw new IllegalArgumentException("--kafka-settings takes KEY=VALUE pairs, got '" + setting + "'");
             }
         }
         for (String broker : options.brokers) {
