@@ -1,6 +1,7 @@
 package io.orderflow.broker.handler;
 
 import io.orderflow.broker.log.CorruptBatchException;
+import io.orderflow.broker.log.DataDirectoryInUseException;
 import io.orderflow.broker.log.InvalidConfigException;
 import io.orderflow.broker.log.InvalidProducerEpochException;
 import io.orderflow.broker.log.InvalidRecordBatchException;
@@ -32,6 +33,7 @@ public final class ErrorTable {
             case InvalidProducerEpochException ignored -> Errors.INVALID_PRODUCER_EPOCH;
             case InvalidConfigException ignored -> Errors.INVALID_CONFIG;
             case LogStorageException ignored -> Errors.KAFKA_STORAGE_ERROR;
+            case DataDirectoryInUseException ignored -> Errors.KAFKA_STORAGE_ERROR;
             case TopicException te ->
                 switch (te.reason()) {
                     case ALREADY_EXISTS -> Errors.TOPIC_ALREADY_EXISTS;

@@ -29,6 +29,7 @@ import io.orderflow.broker.handler.OffsetFetchHandler;
 import io.orderflow.broker.handler.ProduceHandler;
 import io.orderflow.broker.handler.RequestDispatcher;
 import io.orderflow.broker.handler.SyncGroupHandler;
+import io.orderflow.broker.log.DataDirectoryLock;
 import io.orderflow.broker.log.LogCleaner;
 import io.orderflow.broker.log.LogDirectory;
 import io.orderflow.broker.log.LogFiles;
@@ -107,6 +108,8 @@ public final class Broker implements Closeable {
         try {
             step("create the data directory " + config.dataDir().toAbsolutePath());
             Files.createDirectories(config.dataDir());
+            step("lock the data directory " + config.dataDir().toAbsolutePath());
+            opened("data directory lock", DataDirectoryLock.acquire(config.dataDir()), DataDirectoryLock::close);
             step("read the cluster id in " + config.dataDir().toAbsolutePath());
             String clusterId = clusterId(config.dataDir());
             step("start the log flusher threads");

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.orderflow.broker.log.DataDirectoryInUseException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -14,6 +15,7 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -139,6 +141,24 @@ class BrokerMainLoggingTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'xml'")
                 .hasMessageContaining("environment variable LOG_FORMAT");
+    }
+
+    @Test
+    void aSecondBrokerProcessOnADataDirectoryInUseExitsWithAnErrorNamingIt() throws Exception {
+        Path dataDir = workDir.resolve("shared-data");
+        try (Broker running = Broker.start(TestBroker.config(dataDir, Map.of()), Clock.systemUTC())) {
+            Process second = brokerMain(Map.of(), "--port=0", "--log.dirs=" + dataDir);
+
+            assertThat(second.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(second.exitValue()).isEqualTo(1);
+            JsonNode failed = event(jsonLines(), "Broker did not start");
+            JsonNode throwable = failed.get("throwable");
+            assertThat(throwable.get("message").asText()).contains("lock the data directory");
+            assertThat(throwable.get("cause").get("className").asText())
+                    .isEqualTo(DataDirectoryInUseException.class.getName());
+            running.logs().createTopic("still-writable", 1, Map.of());
+            assertThat(running.logs().topic("still-writable")).isPresent();
+        }
     }
 
     /** BrokerMain in a child JVM on loopback without the metrics endpoint; its stderr goes to a file. */

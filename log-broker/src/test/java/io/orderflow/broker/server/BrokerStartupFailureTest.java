@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.orderflow.broker.log.DataDirectoryInUseException;
 import io.orderflow.broker.log.PartitionLog;
 import java.io.IOException;
 import java.net.BindException;
@@ -95,6 +96,24 @@ class BrokerStartupFailureTest {
             assertThat(listenerPortAgain.getLocalPort()).isEqualTo(kafkaPort);
         }
         assertThat(dataDir.resolve("kept-0").resolve("clean-shutdown")).exists();
+        awaitNoNewBrokerThreads();
+        startsAgainOnAFreePortAndSeesTheData();
+    }
+
+    @Test
+    void aDataDirectoryInUseByAnotherBrokerFailsTheStartAndTheFirstBrokerKeepsItsData() {
+        try (Broker first = Broker.start(config(0, -1), Clock.systemUTC())) {
+            assertThatThrownBy(() -> Broker.start(config(0, -1), Clock.systemUTC()))
+                    .isInstanceOfSatisfying(
+                            BrokerStartException.class,
+                            e -> assertThat(e.step()).isEqualTo("lock the data directory " + dataDir.toAbsolutePath()))
+                    .hasRootCauseInstanceOf(DataDirectoryInUseException.class)
+                    .rootCause()
+                    .hasMessageContaining(dataDir.toAbsolutePath().toString())
+                    .hasMessageContaining("in use by another broker");
+
+            assertThat(LogContents.values(first, "kept", 0)).containsExactly("first", "second");
+        }
         awaitNoNewBrokerThreads();
         startsAgainOnAFreePortAndSeesTheData();
     }
