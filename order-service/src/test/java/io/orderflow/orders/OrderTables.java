@@ -105,6 +105,17 @@ public final class OrderTables {
                 parameters);
     }
 
+    /** A single text value from {@code sql}. */
+    public String text(String sql, Object... parameters) {
+        return query(
+                sql,
+                rows -> {
+                    rows.next();
+                    return rows.getString(1);
+                },
+                parameters);
+    }
+
     public void execute(String sql, Object... parameters) {
         try (Connection connection = dataSource.getConnection();
                 PreparedStatement statement = prepare(connection, sql, parameters)) {

@@ -21,6 +21,23 @@ public interface OrderServiceConfig {
 
     Metrics metrics();
 
+    Idempotency idempotency();
+
+    interface Idempotency {
+
+        /**
+         * How long an {@code Idempotency-Key} is remembered. A retry within it replays the original order; after it the
+         * key is forgotten, and the same key creates a new order. Clients retry within seconds or minutes; a day
+         * covers a retry after an outage, as common payment APIs do.
+         */
+        @WithDefault("24h")
+        Duration retention();
+
+        /** How often keys past their retention are deleted; {@code off} never (tests, or a purge run elsewhere). */
+        @WithDefault("1h")
+        String purgeEvery();
+    }
+
     interface Metrics {
 
         /**

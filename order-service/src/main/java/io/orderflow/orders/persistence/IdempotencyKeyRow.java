@@ -11,7 +11,8 @@ import java.util.UUID;
 /**
  * A row of {@code idempotency_keys}: the order a {@code POST /orders} created under a client's key, and the digest
  * of the request it came with (see {@code RequestFingerprint}). Written in the transaction that creates the order,
- * after the order row (the key references it). Rows are kept forever; there is no expiry yet.
+ * after the order row (the key references it). Rows expire after {@code order-service.idempotency.retention} (see
+ * {@code IdempotencyKeys}).
  */
 @Entity
 @Table(name = "idempotency_keys")

@@ -1,10 +1,14 @@
 package io.orderflow.orders.service;
 
+import io.orderflow.orders.config.OrderServiceConfig;
 import io.orderflow.orders.persistence.IdempotencyKeyRow;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import java.sql.PreparedStatement;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.Optional;
 import java.util.UUID;
 import org.hibernate.Session;
@@ -19,8 +23,12 @@ import org.hibernate.Session;
  * statement sees what committed before it) finds the key and replays. The lock lives in the two-integer advisory-lock
  * space, under {@link #LOCK_CLASS}, so it can never be confused with an order's lock (one 64-bit key).
  *
- * <p>Callers take the order's lock first (the outbox rule, see {@code OutboxWriter}); this lock and the lookup are not
- * writes, so the order lock still precedes the transaction's first write. Thread-safe (stateless).
+ * <p>Callers take the order's lock first (the outbox rule, see {@code OutboxWriter}); this lock and the lookup come
+ * after it, so the order lock still precedes the transaction's first write.
+ *
+ * <p><b>Expiry.</b> A key is remembered for {@code order-service.idempotency.retention} after the request that created
+ * its order. A key past it counts as unknown even before {@link IdempotencyKeyPurge} deletes it: {@link #find} deletes
+ * it on the spot, so the request creates a new order and records the key again. Thread-safe (stateless).
  */
 @ApplicationScoped
 public class IdempotencyKeys {
@@ -30,10 +38,15 @@ public class IdempotencyKeys {
 
     static final String LOCK_SQL = "SELECT pg_advisory_xact_lock(?, hashtext(?))";
 
-    private final EntityManager entityManager;
+    static final String PURGE_SQL = "DELETE FROM idempotency_keys WHERE idempotency_key IN"
+            + " (SELECT idempotency_key FROM idempotency_keys WHERE created_at <= ? ORDER BY created_at LIMIT ?)";
 
-    IdempotencyKeys(EntityManager entityManager) {
+    private final EntityManager entityManager;
+    private final Duration retention;
+
+    IdempotencyKeys(EntityManager entityManager, OrderServiceConfig config) {
         this.entityManager = entityManager;
+        this.retention = config.idempotency().retention();
     }
 
     /** Blocks until this transaction holds {@code key}'s lock, released when the transaction ends. */
@@ -47,8 +60,31 @@ public class IdempotencyKeys {
         });
     }
 
-    public Optional<IdempotencyKeyRow> find(String key) {
+    /**
+     * The row of {@code key} if it is still within its retention at {@code now}. An expired row is deleted first
+     * (a JPQL bulk delete, so no entity of it is left in the session), making room for the new one.
+     */
+    public Optional<IdempotencyKeyRow> find(String key, Instant now) {
+        IdempotencyKeyRow.delete("key = ?1 and createdAt <= ?2", key, now.minus(retention));
         return IdempotencyKeyRow.findByIdOptional(key);
+    }
+
+    /**
+     * Deletes up to {@code limit} keys past their retention at {@code now}, oldest first, in the caller's
+     * transaction.
+     *
+     * @return how many were deleted
+     */
+    public int purgeExpired(Instant now, int limit) {
+        int[] deleted = new int[1];
+        entityManager.unwrap(Session.class).doWork(connection -> {
+            try (PreparedStatement purge = connection.prepareStatement(PURGE_SQL)) {
+                purge.setObject(1, OffsetDateTime.ofInstant(now.minus(retention), ZoneOffset.UTC));
+                purge.setInt(2, limit);
+                deleted[0] = purge.executeUpdate();
+            }
+        });
+        return deleted[0];
     }
 
     /** Records that {@code key} created {@code orderId}; the order row must be persisted first (foreign key). */

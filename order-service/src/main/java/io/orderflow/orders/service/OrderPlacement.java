@@ -52,14 +52,14 @@ public class OrderPlacement {
         UUID orderId = UUID.randomUUID();
         HeldOrderLock lock = locks.acquire(orderId);
         Optional<String> fingerprint = idempotencyKey.map(key -> RequestFingerprint.of(order));
+        Instant now = clock.instant();
         if (idempotencyKey.isPresent()) {
             keys.lock(idempotencyKey.get());
-            Optional<IdempotencyKeyRow> earlier = keys.find(idempotencyKey.get());
+            Optional<IdempotencyKeyRow> earlier = keys.find(idempotencyKey.get(), now);
             if (earlier.isPresent()) {
                 return replay(earlier.get(), fingerprint.get());
             }
         }
-        Instant now = clock.instant();
         OrderRow row = OrderRow.create(orderId, order, now);
         row.persist();
         idempotencyKey.ifPresent(key -> keys.record(key, fingerprint.get(), orderId, now));
