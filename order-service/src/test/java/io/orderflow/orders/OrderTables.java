@@ -96,24 +96,19 @@ public final class OrderTables {
 
     /** A single number from {@code sql}, e.g. a count. */
     public long number(String sql, Object... parameters) {
-        return query(
-                sql,
-                rows -> {
-                    rows.next();
-                    return rows.getLong(1);
-                },
-                parameters);
+        return query(sql, rows -> single(rows).getLong(1), parameters);
     }
 
     /** A single text value from {@code sql}. */
     public String text(String sql, Object... parameters) {
-        return query(
-                sql,
-                rows -> {
-                    rows.next();
-                    return rows.getString(1);
-                },
-                parameters);
+        return query(sql, rows -> single(rows).getString(1), parameters);
+    }
+
+    private static ResultSet single(ResultSet rows) throws SQLException {
+        if (!rows.next()) {
+            throw new IllegalStateException("the query returned no row");
+        }
+        return rows;
     }
 
     public void execute(String sql, Object... parameters) {

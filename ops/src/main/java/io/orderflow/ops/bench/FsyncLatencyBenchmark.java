@@ -26,10 +26,10 @@ public final class FsyncLatencyBenchmark {
     private FsyncLatencyBenchmark() {}
 
     public static void main(String[] args) throws IOException {
-        Path dir = Path.of(arg(args, "--dir", "ops/target/fsync-bench"));
-        int appends = Integer.parseInt(arg(args, "--appends", "3000"));
-        int size = Integer.parseInt(arg(args, "--size", "200"));
-        int rounds = Integer.parseInt(arg(args, "--rounds", "2"));
+        Path dir = Path.of(BenchArguments.value(args, "--dir", "ops/target/fsync-bench"));
+        int appends = Integer.parseInt(BenchArguments.value(args, "--appends", "3000"));
+        int size = Integer.parseInt(BenchArguments.value(args, "--size", "200"));
+        int rounds = Integer.parseInt(BenchArguments.value(args, "--rounds", "2"));
         Files.createDirectories(dir);
         System.out.printf(
                 Locale.ROOT,
@@ -103,14 +103,5 @@ public final class FsyncLatencyBenchmark {
 
     private static double millis(long[] sorted, double quantile) {
         return sorted[Math.min(sorted.length - 1, (int) (sorted.length * quantile))] / 1e6;
-    }
-
-    private static String arg(String[] args, String name, String fallback) {
-        for (int i = 0; i < args.length - 1; i++) {
-            if (args[i].equals(name)) {
-                return args[i + 1];
-            }
-        }
-        return fallback;
     }
 }

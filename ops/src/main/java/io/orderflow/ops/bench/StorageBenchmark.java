@@ -49,11 +49,11 @@ public final class StorageBenchmark {
     private StorageBenchmark() {}
 
     public static void main(String[] args) throws Exception {
-        Path root = Path.of(arg(args, "--dir", "target/storage-bench"));
-        long mib = Long.parseLong(arg(args, "--mib", "256"));
-        int runs = Integer.parseInt(arg(args, "--runs", "3"));
-        int producers = Integer.parseInt(arg(args, "--producers", "4"));
-        long recoveryMib = Long.parseLong(arg(args, "--recovery-mib", "1024"));
+        Path root = Path.of(BenchArguments.value(args, "--dir", "target/storage-bench"));
+        long mib = Long.parseLong(BenchArguments.value(args, "--mib", "256"));
+        int runs = Integer.parseInt(BenchArguments.value(args, "--runs", "3"));
+        int producers = Integer.parseInt(BenchArguments.value(args, "--producers", "4"));
+        long recoveryMib = Long.parseLong(BenchArguments.value(args, "--recovery-mib", "1024"));
         System.out.printf(
                 Locale.ROOT,
                 "storage benchmark: %d MiB per run, %d runs, %d producers, dir %s, %d cores, java %s%n",
@@ -278,14 +278,5 @@ public final class StorageBenchmark {
         return sorted.length % 2 == 1
                 ? sorted[sorted.length / 2]
                 : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
-    }
-
-    private static String arg(String[] args, String name, String fallback) {
-        for (int i = 0; i < args.length - 1; i++) {
-            if (args[i].equals(name)) {
-                return args[i + 1];
-            }
-        }
-        return fallback;
     }
 }
