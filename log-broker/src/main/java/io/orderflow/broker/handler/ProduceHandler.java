@@ -3,6 +3,7 @@ package io.orderflow.broker.handler;
 import io.orderflow.broker.log.AppendResult;
 import io.orderflow.broker.log.LogDirectory;
 import io.orderflow.broker.log.PartitionLog;
+import io.orderflow.broker.log.RecordWithoutKeyException;
 import io.orderflow.broker.log.Topic;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -91,6 +92,15 @@ public final class ProduceHandler implements PipelinedApiHandler<ProduceRequest>
                     if (acks == -1) {
                         pending.add(new Pending(partitionResponse, log.get().awaitDurable(result.endOffset())));
                     }
+                } catch (RecordWithoutKeyException e) {
+                    // As Kafka's LogValidator: the record at fault is named in record_errors (v8+), so the
+                    // producer fails that record with the message and the rest of its batch as collateral.
+                    partitionResponse
+                            .setErrorCode(ErrorTable.errorFor(e).code())
+                            .setErrorMessage(e.getMessage())
+                            .setRecordErrors(List.of(new ProduceResponseData.BatchIndexAndErrorMessage()
+                                    .setBatchIndex(e.recordIndex())
+                                    .setBatchIndexErrorMessage(e.getMessage())));
                 } catch (RuntimeException e) {
                     partitionResponse
                             .setErrorCode(ErrorTable.errorFor(e).code())

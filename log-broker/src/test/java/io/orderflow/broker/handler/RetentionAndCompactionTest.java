@@ -1,6 +1,7 @@
 package io.orderflow.broker.handler;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.orderflow.broker.server.TestBroker;
@@ -11,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
@@ -19,6 +21,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.AfterEach;
@@ -94,6 +97,21 @@ class RetentionAndCompactionTest {
         records.forEach(r -> lastSeen.put(r.key(), r.value()));
         assertThat(lastSeen).isEqualTo(latest);
         assertThat(records).extracting(ConsumerRecord::offset).isSorted().doesNotHaveDuplicates();
+    }
+
+    @Test
+    void aProducerSendingAKeylessRecordToACompactedTopicGetsInvalidRecordNamingIt() throws Exception {
+        setConfig("cleanup.policy", "compact");
+        try (KafkaProducer<String, String> producer = broker.producer()) {
+            assertThatThrownBy(() -> producer.send(new ProducerRecord<>("events", null, "keyless"))
+                            .get(30, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class)
+                    .cause()
+                    .isInstanceOf(InvalidRecordException.class)
+                    .hasMessageContaining("has no key");
+            producer.send(new ProducerRecord<>("events", "k", "keyed")).get(30, TimeUnit.SECONDS);
+        }
+        assertThat(readAll()).extracting(ConsumerRecord::value).containsExactly("keyed");
     }
 
     private void setConfig(String key, String value) throws Exception {

@@ -233,14 +233,20 @@ class BadRequestsTest {
 
         assertThat(errorsByPartition(response)).containsEntry(0, Errors.INVALID_RECORD);
         assertThat(Errors.INVALID_RECORD.code()).isEqualTo((short) 87);
-        assertThat(response.data()
-                        .responses()
-                        .iterator()
-                        .next()
-                        .partitionResponses()
-                        .getFirst()
-                        .errorMessage())
-                .contains("compacted-0", "no key");
+        ProduceResponseData.PartitionProduceResponse partition = response.data()
+                .responses()
+                .iterator()
+                .next()
+                .partitionResponses()
+                .getFirst();
+        assertThat(partition.errorMessage()).contains("compacted-0", "no key");
+        assertThat(partition.recordErrors())
+                .as("the keyless record (index 1 of its batch) is named, as Kafka's record_errors do")
+                .singleElement()
+                .satisfies(error -> {
+                    assertThat(error.batchIndex()).isEqualTo(1);
+                    assertThat(error.batchIndexErrorMessage()).contains("no key");
+                });
         assertThat(LogContents.values(broker.broker(), COMPACTED, 0)).isEmpty();
     }
 
