@@ -83,6 +83,11 @@ public record LaunchOptions(
               ORDERFLOW_POSTGRES_USER      default postgres; needs CREATEDB unless the databases exist
               ORDERFLOW_POSTGRES_PASSWORD  default empty
             (or the system properties orderflow.postgres.url, .user, .password).
+
+            The launcher's log (the broker and PostgreSQL) goes to stderr as plain text lines; set
+              LOG_FORMAT=json              for one JSON object per line instead
+            order-service and outbox-relay write theirs to logs/ beside the PostgreSQL directory
+            (.orderflow/logs by default).
             """;
 
     public static LaunchOptions defaults() {

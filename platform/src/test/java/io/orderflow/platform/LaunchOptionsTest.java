@@ -94,7 +94,8 @@ class LaunchOptionsTest {
                         "--metrics-port",
                         "--postgres-dir",
                         "--postgres-port",
-                        "ORDERFLOW_POSTGRES_URL");
+                        "ORDERFLOW_POSTGRES_URL",
+                        "LOG_FORMAT=json");
     }
 
     @Test
