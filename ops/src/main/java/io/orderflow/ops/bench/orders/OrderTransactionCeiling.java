@@ -1,0 +1,226 @@
+package io.orderflow.ops.bench.orders;
+
+import io.orderflow.ops.bench.BenchArguments;
+import io.orderflow.postgres.PostgresDatabase;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The ceiling PostgreSQL puts on {@code POST /orders} on this machine: the statements order-service's creating
+ * transaction sends (the order's advisory lock, the order row, its lines one INSERT each, the outbox row with an
+ * envelope-sized payload, the commit; see {@code OrderPlacement} and {@code OutboxWriter}), run by a bare JDBC client
+ * with no HTTP, no JSON, no Hibernate, no relay and no broker, on {@code connections} connections as fast as they
+ * go. The schema is order-service's own migrations, applied in order to a fresh database.
+ *
+ * <p>Reports per connection count: transactions per second, and CPU milliseconds per transaction of PostgreSQL (every
+ * backend, from {@code /proc}), of this client, and of the whole machine. Whatever else an order needs (HTTP, the
+ * service, the relay's reads and marks, the broker, a load generator) comes on top, so this is an upper bound on the
+ * order rate the whole stack can reach here.
+ */
+public final class OrderTransactionCeiling {
+    private static final String LOCK = "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))";
+    private static final String ORDER =
+            "INSERT INTO orders (id, customer_id, currency, channel, status, total, version,"
+                    + " created_at, updated_at, payment_reference, carrier, tracking_number, cancellation_reason)"
+                    + " VALUES (?, ?, ?, ?, 'CREATED', ?, 1, ?, ?, NULL, NULL, NULL, NULL)";
+    private static final String LINE =
+            "INSERT INTO order_lines (order_id, line_no, sku, quantity, unit_price) VALUES (?, ?, ?, ?, ?)";
+    private static final String OUTBOX = "INSERT INTO outbox (event_id, aggregate_id, aggregate_version, event_type,"
+            + " event_version, payload, traceparent, occurred_at) VALUES (?, ?, 1, 'OrderCreated', '1.1', ?, ?, ?)";
+
+    private OrderTransactionCeiling() {}
+
+    public static void main(String[] args) throws Exception {
+        BenchArguments.requireKnown(
+                args,
+                Set.of(
+                        "--work-dir",
+                        "--migrations",
+                        "--connections",
+                        "--seconds",
+                        "--warmup-seconds",
+                        "--lines",
+                        "--synchronous-commit"));
+        Path work = Path.of(BenchArguments.value(args, "--work-dir", "ops/target/order-ceiling"));
+        Path migrations =
+                Path.of(BenchArguments.value(args, "--migrations", "order-service/src/main/resources/db/migration"));
+        List<Integer> connectionCounts = Arrays.stream(
+                        BenchArguments.value(args, "--connections", "2,8,32").split(","))
+                .map(String::trim)
+                .map(Integer::parseInt)
+                .toList();
+        int seconds = Integer.parseInt(BenchArguments.value(args, "--seconds", "20"));
+        int warmupSeconds = Integer.parseInt(BenchArguments.value(args, "--warmup-seconds", "5"));
+        int lines = Integer.parseInt(BenchArguments.value(args, "--lines", "2"));
+        String synchronousCommit = BenchArguments.value(args, "--synchronous-commit", "on");
+
+        System.out.printf(
+                Locale.ROOT,
+                "order transaction ceiling: %d s per step after %d s warm-up, %d lines per order, connections %s,"
+                        + " %s%n",
+                seconds,
+                warmupSeconds,
+                lines,
+                connectionCounts,
+                Machine.describe());
+        try (BenchPostgres postgres = BenchPostgres.start(work.resolve("postgres"), synchronousCommit)) {
+            PostgresDatabase database = postgres.freshDatabase("ceiling");
+            migrate(database, migrations);
+            System.out.println("database: " + postgres.describe(database));
+            OptionalLong postmaster = postgres.postmasterPid();
+            System.out.printf(
+                    "%n| connections | orders/s | PostgreSQL CPU ms/order | client CPU ms/order | machine busy |"
+                            + " 2,000/s would need (cores, PostgreSQL + client) |%n|---|---|---|---|---|---|%n");
+            for (int connections : connectionCounts) {
+                run(database, postmaster, connections, Math.max(1, warmupSeconds), lines, false);
+                Step step = run(database, postmaster, connections, seconds, lines, true);
+                double perOrder = step.postgresCpuMs() + step.clientCpuMs();
+                System.out.printf(
+                        Locale.ROOT,
+                        "| %d | %,.0f | %.3f | %.3f | %.0f %% | %.2f |%n",
+                        connections,
+                        step.ordersPerSecond(),
+                        step.postgresCpuMs(),
+                        step.clientCpuMs(),
+                        step.machineBusyPercent(),
+                        perOrder * 2000 / 1000);
+            }
+            postgres.drop(database);
+        }
+    }
+
+    private record Step(double ordersPerSecond, double postgresCpuMs, double clientCpuMs, double machineBusyPercent) {}
+
+    private static Step run(
+            PostgresDatabase database, OptionalLong postmaster, int connections, int seconds, int lines, boolean report)
+            throws Exception {
+        AtomicBoolean stop = new AtomicBoolean();
+        LongAdder committed = new LongAdder();
+        List<Thread> workers = new ArrayList<>();
+        List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+        for (int i = 0; i < connections; i++) {
+            workers.add(Thread.ofPlatform().name("ceiling-" + i).start(() -> {
+                try (Connection connection = database.connect()) {
+                    work(connection, lines, stop, committed);
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            }));
+        }
+        double pgBefore = postmaster.isPresent() ? CpuTime.treeSeconds(postmaster.getAsLong()) : Double.NaN;
+        double clientBefore = clientCpuSeconds();
+        CpuTime.AllCores machineBefore = CpuTime.AllCores.read();
+        long startCount = committed.sum();
+        long start = System.nanoTime();
+        Thread.sleep(seconds * 1000L); // the measured interval itself, not a synchronisation
+        long count = committed.sum() - startCount;
+        double elapsed = (System.nanoTime() - start) / 1e9;
+        double pgAfter = postmaster.isPresent() ? CpuTime.treeSeconds(postmaster.getAsLong()) : Double.NaN;
+        double clientAfter = clientCpuSeconds();
+        CpuTime.AllCores machineAfter = CpuTime.AllCores.read();
+        stop.set(true);
+        for (Thread worker : workers) {
+            worker.join();
+        }
+        if (!failures.isEmpty()) {
+            throw new IllegalStateException("a connection failed", failures.getFirst());
+        }
+        double cores = Runtime.getRuntime().availableProcessors();
+        return new Step(
+                count / elapsed,
+                (pgAfter - pgBefore) * 1000 / count,
+                (clientAfter - clientBefore) * 1000 / count,
+                (machineAfter.busy() - machineBefore.busy()) * 100 / (elapsed * cores));
+    }
+
+    private static void work(Connection connection, int lines, AtomicBoolean stop, LongAdder committed)
+            throws SQLException {
+        connection.setAutoCommit(false);
+        String payload = "{\"eventType\":\"OrderCreated\",\"eventVersion\":\"1.1\",\"producer\":\"order-service\","
+                + "\"data\":{" + "\"x\":\"" + "y".repeat(520) + "\"}}";
+        try (PreparedStatement lock = connection.prepareStatement(LOCK);
+                PreparedStatement order = connection.prepareStatement(ORDER);
+                PreparedStatement line = connection.prepareStatement(LINE);
+                PreparedStatement outbox = connection.prepareStatement(OUTBOX)) {
+            while (!stop.get()) {
+                UUID orderId = UUID.randomUUID();
+                Timestamp now = Timestamp.from(Instant.now());
+                lock.setString(1, orderId.toString());
+                lock.execute();
+                order.setObject(1, orderId);
+                order.setString(2, "customer-" + (orderId.getLeastSignificantBits() & 0xffff));
+                order.setString(3, "EUR");
+                order.setString(4, "web");
+                order.setBigDecimal(5, new BigDecimal("59.80"));
+                order.setTimestamp(6, now);
+                order.setTimestamp(7, now);
+                order.executeUpdate();
+                for (int n = 1; n <= lines; n++) {
+                    line.setObject(1, orderId);
+                    line.setInt(2, n);
+                    line.setString(3, "SKU-" + n);
+                    line.setInt(4, n);
+                    line.setBigDecimal(5, new BigDecimal("19.90"));
+                    line.executeUpdate();
+                }
+                outbox.setObject(1, UUID.randomUUID());
+                outbox.setString(2, orderId.toString());
+                outbox.setString(3, payload);
+                outbox.setString(4, "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
+                outbox.setTimestamp(5, now);
+                outbox.executeUpdate();
+                connection.commit();
+                committed.increment();
+            }
+        }
+    }
+
+    /** order-service's migrations (V1__..., V2__..., in version order), each file as one script. */
+    private static void migrate(PostgresDatabase database, Path migrations) throws IOException, SQLException {
+        List<Path> scripts;
+        try (var files = Files.list(migrations)) {
+            scripts = files.filter(p -> p.getFileName().toString().matches("V\\d+__.*\\.sql"))
+                    .sorted((a, b) -> Integer.compare(version(a), version(b)))
+                    .toList();
+        }
+        if (scripts.isEmpty()) {
+            throw new IOException("No migrations in " + migrations.toAbsolutePath());
+        }
+        try (Connection connection = database.connect();
+                Statement statement = connection.createStatement()) {
+            for (Path script : scripts) {
+                statement.execute(Files.readString(script));
+            }
+        }
+    }
+
+    private static int version(Path script) {
+        String name = script.getFileName().toString();
+        return Integer.parseInt(name.substring(1, name.indexOf("__")));
+    }
+
+    private static double clientCpuSeconds() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                        .getProcessCpuTime()
+                / 1e9;
+    }
+}
