@@ -2,9 +2,14 @@ package io.orderflow.relay;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * How the relay behaves; every value is a configuration property of the service (see {@code RelayConfig}).
+ *
+ * <p>The {@code with...} methods return a copy with one value replaced, checked by the constructor like any new
+ * settings. They share one private copy ({@code Copy}) instead of each repeating the constructor call, so a new value
+ * is added to the record, {@link #defaults()}, {@code Copy} and {@code RelayConfig}.
  *
  * @param topic where events go ({@code orders})
  * @param batchSize rows read and published per cycle at most
@@ -62,98 +67,68 @@ public record RelaySettings(
     }
 
     public RelaySettings withRetention(Duration value) {
-        return new RelaySettings(
-                topic,
-                batchSize,
-                pollInterval,
-                horizonRetry,
-                value,
-                purgeInterval,
-                maxRecordBytes,
-                backoffMin,
-                backoffMax,
-                standbyRetry,
-                brokerTimeout,
-                leaderLockId);
+        return copy(c -> c.retention = value);
     }
 
     public RelaySettings withPurgeInterval(Duration value) {
-        return new RelaySettings(
-                topic,
-                batchSize,
-                pollInterval,
-                horizonRetry,
-                retention,
-                value,
-                maxRecordBytes,
-                backoffMin,
-                backoffMax,
-                standbyRetry,
-                brokerTimeout,
-                leaderLockId);
+        return copy(c -> c.purgeInterval = value);
     }
 
     public RelaySettings withPollInterval(Duration value) {
-        return new RelaySettings(
-                topic,
-                batchSize,
-                value,
-                horizonRetry,
-                retention,
-                purgeInterval,
-                maxRecordBytes,
-                backoffMin,
-                backoffMax,
-                standbyRetry,
-                brokerTimeout,
-                leaderLockId);
+        return copy(c -> c.pollInterval = value);
     }
 
     public RelaySettings withBatchSize(int value) {
-        return new RelaySettings(
-                topic,
-                value,
-                pollInterval,
-                horizonRetry,
-                retention,
-                purgeInterval,
-                maxRecordBytes,
-                backoffMin,
-                backoffMax,
-                standbyRetry,
-                brokerTimeout,
-                leaderLockId);
+        return copy(c -> c.batchSize = value);
     }
 
     public RelaySettings withMaxRecordBytes(int value) {
-        return new RelaySettings(
-                topic,
-                batchSize,
-                pollInterval,
-                horizonRetry,
-                retention,
-                purgeInterval,
-                value,
-                backoffMin,
-                backoffMax,
-                standbyRetry,
-                brokerTimeout,
-                leaderLockId);
+        return copy(c -> c.maxRecordBytes = value);
     }
 
     public RelaySettings withBrokerTimeout(Duration value) {
-        return new RelaySettings(
-                topic,
-                batchSize,
-                pollInterval,
-                horizonRetry,
-                retention,
-                purgeInterval,
-                maxRecordBytes,
-                backoffMin,
-                backoffMax,
-                standbyRetry,
-                value,
-                leaderLockId);
+        return copy(c -> c.brokerTimeout = value);
+    }
+
+    /** These settings with what {@code change} sets replaced, checked by the constructor as any new settings. */
+    private RelaySettings copy(Consumer<Copy> change) {
+        Copy copy = new Copy();
+        change.accept(copy);
+        return copy.settings();
+    }
+
+    /**
+     * The values of these settings (each field starts as the value of the settings' accessor of its name), to change
+     * some before {@link #settings()} makes settings of them.
+     */
+    private final class Copy {
+        private String topic = topic();
+        private int batchSize = batchSize();
+        private Duration pollInterval = pollInterval();
+        private Duration horizonRetry = horizonRetry();
+        private Duration retention = retention();
+        private Duration purgeInterval = purgeInterval();
+        private int maxRecordBytes = maxRecordBytes();
+        private Duration backoffMin = backoffMin();
+        private Duration backoffMax = backoffMax();
+        private Duration standbyRetry = standbyRetry();
+        private Duration brokerTimeout = brokerTimeout();
+        private int leaderLockId = leaderLockId();
+
+        private RelaySettings settings() {
+            return new RelaySettings(
+                    topic,
+                    batchSize,
+                    pollInterval,
+                    horizonRetry,
+                    retention,
+                    purgeInterval,
+                    maxRecordBytes,
+                    backoffMin,
+                    backoffMax,
+                    standbyRetry,
+                    brokerTimeout,
+                    leaderLockId);
+        }
     }
 }

@@ -1,6 +1,7 @@
 package io.orderflow.orders.rest;
 
 import io.orderflow.orders.config.OrderServiceConfig;
+import io.orderflow.orders.domain.Order;
 import io.orderflow.orders.service.OrderLifecycle;
 import io.orderflow.orders.service.OrderPlacement;
 import io.orderflow.orders.service.PlacedOrder;
@@ -21,6 +22,7 @@ import jakarta.ws.rs.core.UriInfo;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.BiFunction;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -147,7 +149,7 @@ public class OrderResource {
             @Valid PayOrderRequest body,
             @HeaderParam(TraceContext.HEADER) String traceparent) {
         String reference = body == null ? null : body.paymentReference();
-        return OrderResponse.of(lifecycle.pay(orderId(id), reference, TraceContext.continueOrStart(traceparent)));
+        return transition(id, traceparent, (orderId, trace) -> lifecycle.pay(orderId, reference, trace));
     }
 
     @POST
@@ -172,8 +174,7 @@ public class OrderResource {
             @HeaderParam(TraceContext.HEADER) String traceparent) {
         String carrier = body == null ? null : body.carrier();
         String trackingNumber = body == null ? null : body.trackingNumber();
-        return OrderResponse.of(
-                lifecycle.ship(orderId(id), carrier, trackingNumber, TraceContext.continueOrStart(traceparent)));
+        return transition(id, traceparent, (orderId, trace) -> lifecycle.ship(orderId, carrier, trackingNumber, trace));
     }
 
     @POST
@@ -197,7 +198,17 @@ public class OrderResource {
             @Valid CancelOrderRequest body,
             @HeaderParam(TraceContext.HEADER) String traceparent) {
         String reason = body == null || body.reason() == null ? config.defaultCancelReason() : body.reason();
-        return OrderResponse.of(lifecycle.cancel(orderId(id), reason, TraceContext.continueOrStart(traceparent)));
+        return transition(id, traceparent, (orderId, trace) -> lifecycle.cancel(orderId, reason, trace));
+    }
+
+    /**
+     * What pay, ship and cancel share: {@code change} (one {@link OrderLifecycle} transition, given the order id and
+     * the request's trace context) runs, and the changed order is the response. Its exceptions propagate unchanged, to
+     * become problem responses in {@link ProblemMapper}.
+     */
+    private static OrderResponse transition(
+            String validatedId, String traceparent, BiFunction<UUID, String, Order> change) {
+        return OrderResponse.of(change.apply(orderId(validatedId), TraceContext.continueOrStart(traceparent)));
     }
 
     private static UUID orderId(String validated) {
