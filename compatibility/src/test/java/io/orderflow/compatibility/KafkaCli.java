@@ -1,5 +1,6 @@
 package io.orderflow.compatibility;
 
+import io.orderflow.ops.bench.kafkaperf.ChildProcesses;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -81,7 +82,7 @@ public final class KafkaCli {
             throw new IllegalStateException("kafka-tools is not on java.class.path: " + classpath);
         }
         List<String> command = new ArrayList<>(List.of(
-                BrokerProcess.javaExecutable(),
+                ChildProcesses.java(),
                 "-Xshare:auto",
                 // The tools are short-lived: start fast and stay small rather than optimise.
                 "-XX:TieredStopAtLevel=1",

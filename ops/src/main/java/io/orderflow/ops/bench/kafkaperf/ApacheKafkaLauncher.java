@@ -1,5 +1,6 @@
 package io.orderflow.ops.bench.kafkaperf;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -14,14 +15,22 @@ import java.util.concurrent.TimeUnit;
 /**
  * Apache Kafka 4.4.0 from Maven Central, one node in KRaft combined mode (broker and controller in one JVM), set up
  * the way its quickstart does: a generated {@code server.properties}, the storage formatted by
- * {@code kafka.tools.StorageTool format --standalone} with a random cluster id, then {@code kafka.Kafka}. The JVM
- * options are those {@code bin/kafka-server-start.sh} and {@code bin/kafka-run-class.sh} use (1 GiB fixed heap,
- * G1 with 20 ms pauses), minus GC logging and JMX. Durability is Kafka's default: acks=all is answered once the
- * (single) in-sync replica has the records in the page cache; nothing is fsynced before acknowledging.
+ * {@code kafka.tools.StorageTool format --standalone} with a random cluster id, then {@code kafka.Kafka}, which
+ * {@link #start} waits for until it answers an ApiVersions request. The one launcher of Apache Kafka in the build:
+ * the benchmarks use it, and so do the compatibility module's tests ({@link #onClasspath}).
  *
- * <p>Its classpath is exactly kafka-anchor's {@code target/kafka-broker}: kafka_2.13 and its dependencies, plus
- * the Log4j SLF4J binding the binary distribution ships. Broker log lines go to stdout at INFO, as with
- * {@code kafka-server-start.sh}.
+ * <p>For the benchmarks ({@link #ApacheKafkaLauncher(Path, List)}) the JVM options are those
+ * {@code bin/kafka-server-start.sh} and {@code bin/kafka-run-class.sh} use (1 GiB fixed heap, G1 with 20 ms
+ * pauses), minus GC logging and JMX, and topics get six partitions by default, as on our broker there.
+ * Durability is Kafka's default: acks=all is answered once the (single) in-sync replica has the records in the page
+ * cache; nothing is fsynced before acknowledging. Its classpath is then exactly kafka-anchor's
+ * {@code target/kafka-broker}: kafka_2.13 and its dependencies, plus the Log4j SLF4J binding the binary
+ * distribution ships.
+ *
+ * <p>The broker logs at INFO, as with {@code kafka-server-start.sh}: to stdout through the Log4j configuration
+ * written next to {@code server.properties} when the classpath's SLF4J binding is Log4j's (as in kafka-anchor's
+ * jars), otherwise through whichever binding the classpath holds. Its stdout and stderr go to the log file given
+ * to {@link #start}; the storage formatting's output to a {@code -format.log} next to it.
  */
 public final class ApacheKafkaLauncher implements BrokerLauncher {
     static final List<String> JVM_OPTIONS = List.of(
@@ -35,6 +44,8 @@ public final class ApacheKafkaLauncher implements BrokerLauncher {
             "-XX:MaxInlineLevel=15",
             "-Djava.awt.headless=true");
 
+    private static final String KAFKA_JAR = "kafka_2.13-4.4.0.jar";
+
     private static final String LOG4J2 = """
             status = warn
             appender.stdout.type = Console
@@ -45,21 +56,53 @@ public final class ApacheKafkaLauncher implements BrokerLauncher {
             rootLogger.appenderRef.stdout.ref = STDOUT
             """;
 
-    private final Path lib;
+    private final String classpath;
+    private final String source;
+    private final List<String> jvmOptions;
+    private final int partitions;
     private final List<String> extraSettings;
 
-    /** {@code lib} holds kafka_2.13 4.4.0 and its runtime dependencies. */
+    /** The benchmarks' Kafka, at its defaults: {@code lib} holds kafka_2.13 4.4.0 and its runtime dependencies. */
     public ApacheKafkaLauncher(Path lib) {
         this(lib, List.of());
     }
 
     /**
+     * The benchmarks' Kafka: {@code lib} holds kafka_2.13 4.4.0 and its runtime dependencies.
+     *
      * @param extraSettings {@code KEY=VALUE} lines appended to the generated {@code server.properties}, e.g.
      *     {@code log.flush.interval.messages=1} to make Kafka fsync before acknowledging, as our broker does
      */
     public ApacheKafkaLauncher(Path lib, List<String> extraSettings) {
-        this.lib = lib.toAbsolutePath().normalize();
+        this(
+                lib.toAbsolutePath().normalize() + "/*",
+                lib.toAbsolutePath().normalize().toString(),
+                JVM_OPTIONS,
+                KafkaPerfBenchmark.PARTITIONS,
+                extraSettings);
+    }
+
+    private ApacheKafkaLauncher(
+            String classpath, String source, List<String> jvmOptions, int partitions, List<String> extraSettings) {
+        this.classpath = classpath;
+        this.source = source;
+        this.jvmOptions = List.copyOf(jvmOptions);
+        this.partitions = partitions;
         this.extraSettings = List.copyOf(extraSettings);
+    }
+
+    /**
+     * Kafka from an explicit classpath, e.g. a test JVM's own {@code java.class.path} where kafka_2.13 is a test
+     * dependency, with Kafka's settings otherwise at their defaults.
+     *
+     * @param classpath for {@code java -cp}: kafka_2.13 4.4.0 and its runtime dependencies, among anything else
+     * @param jvmOptions the broker JVM's options, in place of {@code kafka-server-start.sh}'s (the storage
+     *     formatting runs with none)
+     * @param partitions {@code num.partitions}, the partitions of auto-created topics and of CreateTopics without a
+     *     count; Kafka's own {@code config/server.properties} has 1
+     */
+    public static ApacheKafkaLauncher onClasspath(String classpath, List<String> jvmOptions, int partitions) {
+        return new ApacheKafkaLauncher(classpath, "classpath " + classpath, jvmOptions, partitions, List.of());
     }
 
     @Override
@@ -69,8 +112,9 @@ public final class ApacheKafkaLauncher implements BrokerLauncher {
 
     @Override
     public String describe() {
-        return "Apache Kafka 4.4.0 (" + lib + "), KRaft combined mode, JVM options of kafka-server-start.sh "
-                + String.join(" ", JVM_OPTIONS)
+        return "Apache Kafka 4.4.0 (" + source + "), KRaft combined mode, "
+                + (jvmOptions.equals(JVM_OPTIONS) ? "JVM options of kafka-server-start.sh " : "JVM options ")
+                + String.join(" ", jvmOptions)
                 + (extraSettings.isEmpty()
                         ? ", no fsync before acknowledging (Kafka's default)"
                         : ", NOT at its defaults: " + String.join(" ", extraSettings));
@@ -78,9 +122,9 @@ public final class ApacheKafkaLauncher implements BrokerLauncher {
 
     @Override
     public RunningBroker start(Path runDir, Path logFile) throws IOException {
-        if (!Files.isRegularFile(lib.resolve("kafka_2.13-4.4.0.jar"))) {
-            throw new IOException("No Apache Kafka jars in " + lib + "; resolve them: "
-                    + "./mvnw -f kafka-anchor/pom.xml -P kafka-broker package");
+        if (!hasKafkaJar()) {
+            throw new IOException("No Apache Kafka jars (" + KAFKA_JAR + ") in " + source
+                    + "; resolve kafka-anchor's: ./mvnw -f kafka-anchor/pom.xml -P kafka-broker package");
         }
         Files.createDirectories(runDir);
         Path dataDir = runDir.resolve("data").toAbsolutePath();
@@ -89,7 +133,8 @@ public final class ApacheKafkaLauncher implements BrokerLauncher {
         int controllerPort = ports.get(1);
         Path properties = runDir.resolve("server.properties");
         Files.writeString(
-                properties, serverProperties(dataDir, port, controllerPort) + String.join("\n", extraSettings) + "\n");
+                properties,
+                serverProperties(dataDir, port, controllerPort, partitions) + String.join("\n", extraSettings) + "\n");
         Path log4j = runDir.resolve("log4j2.properties");
         Files.writeString(log4j, LOG4J2);
 
@@ -103,15 +148,18 @@ public final class ApacheKafkaLauncher implements BrokerLauncher {
 
         List<String> command = new ArrayList<>();
         command.add(ChildProcesses.java());
-        command.addAll(JVM_OPTIONS);
+        command.addAll(jvmOptions);
         command.add("-Dlog4j2.configurationFile=" + log4j.toAbsolutePath());
         command.addAll(List.of(
-                "-cp", lib + "/*", "kafka.Kafka", properties.toAbsolutePath().toString()));
+                "-cp", classpath, "kafka.Kafka", properties.toAbsolutePath().toString()));
         return RunningBroker.launch(name(), command, port, logFile);
     }
 
-    /** Single-node combined mode, as Kafka's own config/server.properties, on the given loopback ports. */
-    static String serverProperties(Path dataDir, int port, int controllerPort) {
+    /**
+     * Single-node combined mode, as Kafka's own config/server.properties, on the given loopback ports, with
+     * {@code partitions} partitions for topics created without a count.
+     */
+    static String serverProperties(Path dataDir, int port, int controllerPort, int partitions) {
         String host = RunningBroker.HOST;
         return """
                 process.roles=broker,controller
@@ -130,7 +178,7 @@ public final class ApacheKafkaLauncher implements BrokerLauncher {
                 share.coordinator.state.topic.replication.factor=1
                 share.coordinator.state.topic.min.isr=1
                 group.initial.rebalance.delay.ms=0
-                """.formatted(host, port, controllerPort, dataDir, KafkaPerfBenchmark.PARTITIONS);
+                """.formatted(host, port, controllerPort, dataDir, partitions);
     }
 
     private void format(Path properties, Path log4j, Path formatLog) throws IOException {
@@ -138,7 +186,7 @@ public final class ApacheKafkaLauncher implements BrokerLauncher {
                 ChildProcesses.java(),
                 "-Dlog4j2.configurationFile=" + log4j.toAbsolutePath(),
                 "-cp",
-                lib + "/*",
+                classpath,
                 "kafka.tools.StorageTool",
                 "format",
                 "--cluster-id",
@@ -164,6 +212,19 @@ public final class ApacheKafkaLauncher implements BrokerLauncher {
         } finally {
             ChildProcesses.forget(process);
         }
+    }
+
+    /** Whether {@code kafka_2.13-4.4.0.jar} is on the classpath, as an entry of its own or in a {@code dir/*} entry. */
+    private boolean hasKafkaJar() {
+        for (String entry : classpath.split(File.pathSeparator)) {
+            Path jar = entry.endsWith("*")
+                    ? Path.of(entry.substring(0, entry.length() - 1)).resolve(KAFKA_JAR)
+                    : Path.of(entry);
+            if (jar.endsWith(KAFKA_JAR) && Files.isRegularFile(jar)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A cluster id as {@code kafka-storage random-uuid} prints one: 16 random bytes, URL-safe Base64. */

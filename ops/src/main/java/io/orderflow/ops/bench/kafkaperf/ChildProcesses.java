@@ -1,7 +1,9 @@
 package io.orderflow.ops.bench.kafkaperf;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -10,7 +12,8 @@ import java.util.concurrent.TimeUnit;
  * Every JVM the benchmark starts (brokers, Kafka's tools) is started here, so that none outlives it: on a normal
  * end each is stopped by its owner, and if the benchmark is interrupted (Ctrl-C, SIGTERM) its shutdown hook calls
  * {@link #stopAll}. {@code ops/bench/kafka-perf} additionally stops the whole process group from its trap, for
- * the case where this JVM itself is killed.
+ * the case where this JVM itself is killed. (The compatibility module's tests start their brokers through the same
+ * launchers, so through here too; they install no such hook and stop each broker themselves.)
  *
  * <p>Thread-safe.
  */
@@ -40,7 +43,31 @@ public final class ChildProcesses {
         LIVE.remove(process);
     }
 
-    /** The java this JVM runs on: brokers and tools run on the same JDK as the benchmark. */
+    /**
+     * SIGTERM to {@code process}, then waits up to {@code grace} for it to exit; if it has not, kills it (and waits
+     * up to 10 s more for that). Forgets it either way.
+     *
+     * @return its exit code if it exited within {@code grace} of SIGTERM (or had already exited), empty if it had
+     *     to be killed
+     * @throws InterruptedException if interrupted while waiting; the process has then been killed
+     */
+    public static OptionalInt stop(Process process, Duration grace) throws InterruptedException {
+        process.destroy();
+        try {
+            if (process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+                return OptionalInt.of(process.exitValue());
+            }
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            return OptionalInt.empty();
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            throw e;
+        } finally {
+            forget(process);
+        }
+    }
+
+    /** The java this JVM runs on: brokers and tools run on the same JDK as the benchmark (or test) that starts them. */
     public static String java() {
         return ProcessHandle.current()
                 .info()

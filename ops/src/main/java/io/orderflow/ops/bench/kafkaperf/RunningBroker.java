@@ -6,12 +6,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.OptionalInt;
 
 /**
- * A broker JVM started by the benchmark, and what the benchmark reads from it: how long it took to answer its
- * first request, its resident memory ({@code VmRSS}, and the kernel's peak {@code VmHWM}, from
- * {@code /proc/<pid>/status}) and the CPU time it has used. Its stdout and stderr go to {@link #logFile()}.
+ * A broker JVM started by a {@link BrokerLauncher} (for the benchmarks, and for the compatibility module's tests),
+ * and what the benchmarks read from it: how long it took to answer its first request, its resident memory
+ * ({@code VmRSS}, and the kernel's peak {@code VmHWM}, from {@code /proc/<pid>/status}) and the CPU time it has
+ * used. Its stdout and stderr go to {@link #logFile()}.
  *
  * <p>Not thread-safe.
  */
@@ -116,18 +117,25 @@ public final class RunningBroker implements AutoCloseable {
     /** SIGTERM, then waits for the broker to exit; kills it if it has not after a minute. */
     @Override
     public void close() {
-        process.destroy();
         try {
-            if (!process.waitFor(SHUTDOWN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+            if (stop(SHUTDOWN_TIMEOUT).isEmpty()) {
                 System.out.printf("  %s did not stop within %s of SIGTERM; killed%n", name, SHUTDOWN_TIMEOUT);
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
         } catch (InterruptedException e) {
-            process.destroyForcibly();
             Thread.currentThread().interrupt();
-        } finally {
-            ChildProcesses.forget(process);
         }
+    }
+
+    /**
+     * SIGTERM, then waits up to {@code grace} for the broker to exit; if it has not, kills it: see
+     * {@link ChildProcesses#stop}.
+     *
+     * @return the broker's exit code if it exited within {@code grace} of SIGTERM (or had already exited), empty
+     *     if it had to be killed
+     * @throws InterruptedException if interrupted while waiting; the broker has then been killed
+     */
+    public OptionalInt stop(Duration grace) throws InterruptedException {
+        return ChildProcesses.stop(process, grace);
     }
 
     private static void sleep(long millis) {
