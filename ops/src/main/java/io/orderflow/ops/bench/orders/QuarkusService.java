@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A packaged Quarkus application ({@code quarkus-app/quarkus-run.jar}) running as a child JVM, as it runs in
@@ -145,17 +144,12 @@ final class QuarkusService implements AutoCloseable {
     /** SIGTERM (Quarkus shuts down gracefully), then waits; kills it if it has not stopped after 30 s. */
     @Override
     public void close() {
-        process.destroy();
         try {
-            if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+            if (ChildProcesses.stop(process, STOP_TIMEOUT).isEmpty()) {
                 System.out.printf("  %s did not stop within %s of SIGTERM; killed%n", name, STOP_TIMEOUT);
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
         } catch (InterruptedException e) {
-            process.destroyForcibly();
             Thread.currentThread().interrupt();
-        } finally {
-            ChildProcesses.forget(process);
         }
     }
 
