@@ -7,7 +7,7 @@ import org.apache.kafka.common.requests.AbstractResponse;
  * Answers one Kafka API: decodes nothing and encodes nothing itself (the protocol layer did and will), just
  * turns a request into a response by calling the coordinator or the storage. One implementation per API key.
  *
- * <p>Runs on the connection's own (virtual) thread, so it may block, e.g. a Fetch waiting for data or a
+ * <p>Runs on the connection's own thread, so it may block, e.g. a Fetch waiting for data or a
  * Produce waiting for its fsync; requests of one connection are answered in order, as Kafka does.
  */
 @FunctionalInterface

@@ -11,7 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One client connection, run on its own virtual thread: read a size-prefixed frame, dispatch it, answer it,
+ * One client connection, run on a thread of its own ({@link ConnectionThreads}): read a size-prefixed frame, dispatch it, answer it,
  * repeat. Requests of one connection are handled one at a time in the order they arrive and answered in that
  * order, which is what Kafka guarantees. Kafka mutes a connection until its request is answered; we do the same
  * for every request except a Produce, which is appended at once and whose answer (waiting for its fsync) is left
@@ -33,6 +33,7 @@ final class Connection implements Runnable {
     private final RequestDispatcher dispatcher;
     private final NetworkLimits limits;
     private final NetworkStats stats;
+    private final ConnectionThreads threads;
     private final Runnable onClose;
 
     Connection(
@@ -41,12 +42,14 @@ final class Connection implements Runnable {
             RequestDispatcher dispatcher,
             NetworkLimits limits,
             NetworkStats stats,
+            ConnectionThreads threads,
             Runnable onClose) {
         this.id = id;
         this.socket = socket;
         this.dispatcher = dispatcher;
         this.limits = limits;
         this.stats = stats;
+        this.threads = threads;
         this.onClose = onClose;
     }
 
@@ -54,7 +57,7 @@ final class Connection implements Runnable {
     public void run() {
         String host = "unknown";
         ReplyWriter writer = new ReplyWriter(id, socket, stats, MAX_OUTSTANDING_REPLIES);
-        Thread writerThread = Thread.ofVirtual().name(id + "-writer").start(writer);
+        Thread writerThread = threads.start(id + "-writer", writer);
         boolean answerPending = false;
         try {
             host = socket.getRemoteAddress().toString();

@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The writing half of a {@link Connection}: sends its replies in the order the requests arrived, each once it
- * and every earlier one are ready. Runs on a virtual thread of its own, so while one Produce waits for its fsync
+ * and every earlier one are ready. Runs on a thread of its own, so while one Produce waits for its fsync
  * the reading half can already append the next one (see
  * {@link io.orderflow.broker.handler.PipelinedApiHandler}).
  *

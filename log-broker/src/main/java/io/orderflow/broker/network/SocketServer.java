@@ -15,9 +15,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The broker's TCP listener: one platform thread accepts, and every connection runs on its own virtual
- * thread ({@link Connection}), so thousands of mostly idle clients cost little and a slow one delays nobody
- * else. Closing stops accepting and closes every connection.
+ * The broker's TCP listener: one platform thread accepts, and every connection runs on threads of its own
+ * ({@link Connection}; platform or virtual, see {@link ConnectionThreads}), so a slow client delays nobody else.
+ * Closing stops accepting and closes every connection.
  */
 public final class SocketServer implements Closeable {
     private static final Logger log = LoggerFactory.getLogger(SocketServer.class);
@@ -25,14 +25,16 @@ public final class SocketServer implements Closeable {
     private final ServerSocketChannel server;
     private volatile RequestDispatcher dispatcher;
     private final NetworkLimits limits;
+    private final ConnectionThreads threads;
     private final NetworkStats stats = new NetworkStats();
     private final Map<String, SocketChannel> open = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
     private final Thread acceptor;
 
-    private SocketServer(ServerSocketChannel server, NetworkLimits limits) {
+    private SocketServer(ServerSocketChannel server, NetworkLimits limits, ConnectionThreads threads) {
         this.server = server;
         this.limits = limits;
+        this.threads = threads;
         this.acceptor = Thread.ofPlatform().name("broker-acceptor").daemon(true).unstarted(this::acceptLoop);
     }
 
@@ -40,11 +42,12 @@ public final class SocketServer implements Closeable {
      * Binds {@code address} (port 0 picks a free one) without accepting yet, so the broker can advertise the
      * real port before it serves anyone.
      */
-    public static SocketServer bind(InetSocketAddress address, NetworkLimits limits) throws IOException {
+    public static SocketServer bind(InetSocketAddress address, NetworkLimits limits, ConnectionThreads threads)
+            throws IOException {
         ServerSocketChannel server = ServerSocketChannel.open();
         server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
         server.bind(address, 1024);
-        return new SocketServer(server, limits);
+        return new SocketServer(server, limits, threads);
     }
 
     /** Starts accepting connections and handing their requests to {@code requests}. */
@@ -85,8 +88,9 @@ public final class SocketServer implements Closeable {
                 String id = "conn-" + ids.incrementAndGet();
                 open.put(id, socket);
                 stats.accepted();
-                Connection connection = new Connection(id, socket, dispatcher, limits, stats, () -> open.remove(id));
-                Thread.ofVirtual().name(id).start(connection);
+                Connection connection =
+                        new Connection(id, socket, dispatcher, limits, stats, threads, () -> open.remove(id));
+                threads.start(id, connection);
             } catch (ClosedChannelException e) {
                 return;
             } catch (IOException e) {

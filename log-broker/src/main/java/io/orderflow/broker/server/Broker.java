@@ -151,7 +151,10 @@ public final class Broker implements Closeable {
             step("bind the Kafka listener to " + listener(config));
             this.server = opened(
                     "Kafka listener",
-                    SocketServer.bind(new InetSocketAddress(config.listenHost(), config.port()), config.limits()),
+                    SocketServer.bind(
+                            new InetSocketAddress(config.listenHost(), config.port()),
+                            config.limits(),
+                            config.connectionThreads()),
                     SocketServer::close);
             int advertisedPort = config.advertisedPort() > 0 ? config.advertisedPort() : server.port();
             this.node = new BrokerNode(config.nodeId(), config.advertisedHost(), advertisedPort, clusterId);

@@ -1,6 +1,7 @@
 package io.orderflow.broker.server;
 
 import io.orderflow.broker.log.LogConfig;
+import io.orderflow.broker.network.ConnectionThreads;
 import io.orderflow.broker.network.NetworkLimits;
 import java.io.IOException;
 import java.io.Reader;
@@ -25,6 +26,7 @@ public record BrokerConfig(
         boolean autoCreateTopics,
         int numPartitions,
         NetworkLimits limits,
+        ConnectionThreads connectionThreads,
         LogConfig logDefaults,
         long retentionCheckIntervalMs,
         long groupInitialRebalanceDelayMs,
@@ -47,6 +49,10 @@ public record BrokerConfig(
                 "104857600",
                 "largest request frame accepted; larger ones close the connection");
         doc("max.connections", "10000", "connections beyond this are closed at once");
+        doc(
+                "connection.threads",
+                "platform",
+                "platform: two OS threads per connection, lowest latency; virtual: for many thousands of connections");
         doc("log.segment.bytes", "1073741824", "default segment.bytes");
         doc("log.roll.ms", "604800000", "default segment.ms");
         doc("log.retention.ms", "604800000", "default retention.ms (-1: forever)");
@@ -107,6 +113,7 @@ public record BrokerConfig(
                 Boolean.parseBoolean(get(values, "auto.create.topics.enable")),
                 integer(values, "num.partitions"),
                 new NetworkLimits(integer(values, "socket.request.max.bytes"), integer(values, "max.connections")),
+                ConnectionThreads.parse(get(values, "connection.threads")),
                 logDefaults,
                 Long.parseLong(get(values, "log.retention.check.interval.ms")),
                 Long.parseLong(get(values, "group.initial.rebalance.delay.ms")),

@@ -68,6 +68,7 @@ class ConnectionTest {
                 dispatcher,
                 new NetworkLimits(100 * 1024 * 1024, 10),
                 new NetworkStats(),
+                ConnectionThreads.VIRTUAL,
                 () -> {});
     }
 

@@ -76,7 +76,14 @@ class ProducePipeliningTest {
                     return new MetadataResponse(new MetadataResponseData(), request.version());
                 })
                 .build();
-        return new Connection("conn-test", accepted, dispatcher, NetworkLimits.DEFAULTS, new NetworkStats(), () -> {});
+        return new Connection(
+                "conn-test",
+                accepted,
+                dispatcher,
+                NetworkLimits.DEFAULTS,
+                new NetworkStats(),
+                ConnectionThreads.PLATFORM,
+                () -> {});
     }
 
     private static ProduceRequest produce(int n) {

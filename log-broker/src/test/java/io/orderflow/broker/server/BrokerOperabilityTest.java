@@ -1,7 +1,9 @@
 package io.orderflow.broker.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import io.orderflow.broker.network.ConnectionThreads;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URI;
@@ -12,6 +14,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -19,9 +23,11 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -110,6 +116,42 @@ class BrokerOperabilityTest {
         }
         assertThat(help).contains("(default: 9092)");
         assertThat(help).contains("--log-format=json", "--log-format=text", "LOG_FORMAT");
+    }
+
+    @Test
+    void servesKafkaClientsOnVirtualConnectionThreadsToo() throws Exception {
+        try (TestBroker broker = TestBroker.start(dataDir, Map.of("connection.threads", "virtual"))) {
+            broker.createTopic("virtual", 3, Map.of());
+            List<String> sent = new ArrayList<>();
+            try (KafkaProducer<String, String> producer = broker.producer()) {
+                for (int i = 0; i < 50; i++) {
+                    sent.add("v" + i);
+                    producer.send(new ProducerRecord<>("virtual", "k" + (i % 5), "v" + i));
+                }
+                producer.flush();
+            }
+            List<String> received = new ArrayList<>();
+            try (KafkaConsumer<String, String> consumer = broker.consumer()) {
+                consumer.assign(List.of(
+                        new TopicPartition("virtual", 0),
+                        new TopicPartition("virtual", 1),
+                        new TopicPartition("virtual", 2)));
+                await().atMost(Duration.ofSeconds(30)).until(() -> {
+                    consumer.poll(Duration.ofMillis(200)).forEach(r -> received.add(r.value()));
+                    return received.size() >= sent.size();
+                });
+            }
+            assertThat(received).containsExactlyInAnyOrderElementsOf(sent);
+        }
+    }
+
+    @Test
+    void refusesAnUnknownKindOfConnectionThreads() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> BrokerConfig.from(Map.of("connection.threads", "green")))
+                .hasMessageContaining("connection.threads=green")
+                .hasMessageContaining("platform");
+        assertThat(BrokerConfig.from(Map.of()).connectionThreads()).isEqualTo(ConnectionThreads.PLATFORM);
     }
 
     @Test
