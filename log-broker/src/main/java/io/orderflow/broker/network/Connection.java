@@ -11,9 +11,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One client connection, run on a thread of its own ({@link ConnectionThreads}): read a size-prefixed frame, dispatch it, answer it,
- * repeat. Requests of one connection are handled one at a time in the order they arrive and answered in that
- * order, which is what Kafka guarantees. Kafka mutes a connection until its request is answered; we do the same
+ * One client connection, run on a thread of its own ({@link ConnectionThreads}): read a size-prefixed frame,
+ * dispatch it, answer it, repeat. Requests of one connection are handled one at a time in the order they arrive
+ * and answered in that order, which is what Kafka guarantees. Kafka mutes a connection until its request is answered; we do the same
  * for every request except a Produce, which is appended at once and whose answer (waiting for its fsync) is left
  * to the connection's {@link ReplyWriter}, so the next pipelined Produce is appended meanwhile and one group
  * commit covers both. Nothing a client can observe differs: a request of any other API first waits until every
@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
 final class Connection implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(Connection.class);
     private static final int INITIAL_FRAME_BYTES = 64 * 1024;
-    /** Replies a connection may have outstanding before it stops being read (producers keep at most 5 in flight by default). */
+    /** Answers a connection may have outstanding before it stops being read (a producer keeps 5 in flight by default). */
     private static final int MAX_OUTSTANDING_REPLIES = 16;
 
     private final String id;
