@@ -13,19 +13,19 @@ import org.slf4j.LoggerFactory;
 /**
  * One client connection, run on a thread of its own ({@link ConnectionThreads}): read a size-prefixed frame,
  * dispatch it, answer it, repeat. Requests of one connection are handled one at a time in the order they arrive
- * and answered in that order, which is what Kafka guarantees. Kafka mutes a connection until its request is answered; we do the same
- * for every request except a Produce, which is appended at once and whose answer (waiting for its fsync) is left
- * to the connection's {@link ReplyWriter}, so the next pipelined Produce is appended meanwhile and one group
- * commit covers both. Nothing a client can observe differs: a request of any other API first waits until every
- * earlier answer is written, and is then answered on this thread. A slow or stuck client blocks only its own
- * threads.
+ * and answered in that order, which is what Kafka guarantees. Kafka mutes a connection until its request is
+ * answered; we do the same for every request except a Produce, which is appended at once and whose answer
+ * (waiting for its fsync) is left to the connection's {@link ReplyWriter}, so the next pipelined Produce is
+ * appended meanwhile and one group commit covers both. Nothing a client can observe differs: a request of any
+ * other API first waits until every earlier answer is written, and is then answered on this thread. A slow or
+ * stuck client blocks only its own threads.
  *
  * <p>Closes the connection, and only it, on end of stream, an oversized or unreadable frame, or an I/O error.
  */
 final class Connection implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(Connection.class);
     private static final int INITIAL_FRAME_BYTES = 64 * 1024;
-    /** Answers a connection may have outstanding before it stops being read (a producer keeps 5 in flight by default). */
+    /** Answers a connection may have outstanding before it stops being read (a producer keeps 5 in flight). */
     private static final int MAX_OUTSTANDING_REPLIES = 16;
 
     private final String id;
