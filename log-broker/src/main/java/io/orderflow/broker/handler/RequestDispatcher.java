@@ -51,7 +51,7 @@ public final class RequestDispatcher {
      * The answer to one frame. {@link #answer()} may wait (a Produce waiting for its fsync) and returns the bytes
      * to send, or null when the protocol wants no response (a Produce with {@code acks=0}); call it once.
      */
-    public record Reply(ApiKeys api, Supplier<Send> answer) {}
+    public record Reply(Supplier<Send> answer) {}
 
     /**
      * Whether the frame's request may start while earlier requests of its connection still wait for their
@@ -118,7 +118,7 @@ public final class RequestDispatcher {
             short responseVersion,
             long start) {
         ApiKeys api = request.header().apiKey();
-        return new Reply(api, () -> {
+        return new Reply(() -> {
             AbstractResponse response;
             try {
                 response = completion.await();

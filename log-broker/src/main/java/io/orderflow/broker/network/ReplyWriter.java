@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  */
 final class ReplyWriter implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(ReplyWriter.class);
-    private static final RequestDispatcher.Reply END = new RequestDispatcher.Reply(null, () -> null);
+    private static final RequestDispatcher.Reply END = new RequestDispatcher.Reply(() -> null);
 
     private final String connectionId;
     private final SocketChannel socket;
