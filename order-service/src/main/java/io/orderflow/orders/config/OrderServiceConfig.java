@@ -23,6 +23,27 @@ public interface OrderServiceConfig {
 
     Idempotency idempotency();
 
+    Placement placement();
+
+    /** How {@code POST /orders} is written: group commit, see {@code OrderPlacement}. */
+    interface Placement {
+
+        /**
+         * Threads writing batches of new orders, each with its own connection while it writes. Two keep one batch
+         * being prepared while another commits; more rarely help, because batches grow with the load instead.
+         */
+        @WithDefault("2")
+        int writers();
+
+        /** The most orders one transaction writes. */
+        @WithDefault("128")
+        int maxBatch();
+
+        /** Orders that may wait to be written; beyond it {@code POST /orders} answers 503 at once. */
+        @WithDefault("10000")
+        int queueCapacity();
+    }
+
     interface Idempotency {
 
         /**

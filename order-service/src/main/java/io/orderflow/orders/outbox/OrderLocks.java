@@ -4,7 +4,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.transaction.Status;
 import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.List;
 import java.util.UUID;
 import org.hibernate.Session;
 
@@ -23,6 +26,9 @@ import org.hibernate.Session;
 public class OrderLocks {
 
     static final String LOCK_SQL = "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))";
+
+    /** The same lock for several orders, in one statement: the orders' ids as one {@code text[]} parameter. */
+    static final String LOCK_ALL_SQL = "SELECT pg_advisory_xact_lock(hashtextextended(id, 0)) FROM unnest(?) AS id";
 
     private final EntityManager entityManager;
     private final TransactionSynchronizationRegistry transactions;
@@ -46,5 +52,22 @@ public class OrderLocks {
             }
         });
         return new HeldOrderLock(orderId, transactions.getTransactionKey());
+    }
+
+    /**
+     * Takes the locks of all {@code orderIds} in {@code connection}'s current transaction (auto-commit off), for a
+     * writer that manages its own JDBC transaction rather than a JTA one. It must be that transaction's first
+     * statement, as with {@link #acquire}.
+     */
+    public static void acquireAll(Connection connection, List<UUID> orderIds) throws SQLException {
+        if (connection.getAutoCommit()) {
+            throw new IllegalStateException(
+                    "advisory locks of orders are transaction-scoped, but the connection is in" + " auto-commit mode");
+        }
+        String[] ids = orderIds.stream().map(UUID::toString).toArray(String[]::new);
+        try (PreparedStatement lock = connection.prepareStatement(LOCK_ALL_SQL)) {
+            lock.setArray(1, connection.createArrayOf("text", ids));
+            lock.execute();
+        }
     }
 }

@@ -9,6 +9,7 @@ import jakarta.persistence.EntityManager;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -42,7 +43,7 @@ import org.hibernate.Session;
 @ApplicationScoped
 public class OutboxWriter {
 
-    static final String INSERT_SQL = "INSERT INTO outbox (event_id, aggregate_id, aggregate_version, event_type,"
+    public static final String INSERT_SQL = "INSERT INTO outbox (event_id, aggregate_id, aggregate_version, event_type,"
             + " event_version, payload, traceparent, occurred_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
 
     private final EntityManager entityManager;
@@ -77,21 +78,33 @@ public class OutboxWriter {
             throw new IllegalStateException("the advisory lock of order " + lock.orderId()
                     + " was taken in another transaction; take it again in this one before writing");
         }
-        EventEnvelope envelope = codec.wrap(event, UUID.randomUUID(), occurredAt, config.producer(), traceparent);
-        String payload = new String(codec.encode(envelope), StandardCharsets.UTF_8);
+        EventEnvelope envelope = wrap(event, occurredAt, traceparent);
         entityManager.unwrap(Session.class).doWork(connection -> {
             try (PreparedStatement insert = connection.prepareStatement(INSERT_SQL)) {
-                insert.setObject(1, envelope.eventId());
-                insert.setString(2, envelope.orderId());
-                insert.setLong(3, aggregateVersion);
-                insert.setString(4, envelope.eventType());
-                insert.setString(5, envelope.eventVersion().toString());
-                insert.setString(6, payload);
-                insert.setString(7, envelope.traceparent());
-                insert.setObject(8, OffsetDateTime.ofInstant(envelope.occurredAt(), ZoneOffset.UTC));
+                bind(insert, envelope, aggregateVersion);
                 insert.executeUpdate();
             }
         });
         return envelope;
+    }
+
+    /** {@code event} in an envelope of its type's current version, with a new event id. */
+    public EventEnvelope wrap(OrderEvent event, Instant occurredAt, String traceparent) {
+        return codec.wrap(event, UUID.randomUUID(), occurredAt, config.producer(), traceparent);
+    }
+
+    /**
+     * Sets the parameters of {@link #INSERT_SQL} for {@code envelope} as the outbox row of {@code aggregateVersion}.
+     * For writers that batch several rows into one statement execution; they must follow the outbox rule too.
+     */
+    public void bind(PreparedStatement insert, EventEnvelope envelope, long aggregateVersion) throws SQLException {
+        insert.setObject(1, envelope.eventId());
+        insert.setString(2, envelope.orderId());
+        insert.setLong(3, aggregateVersion);
+        insert.setString(4, envelope.eventType());
+        insert.setString(5, envelope.eventVersion().toString());
+        insert.setString(6, new String(codec.encode(envelope), StandardCharsets.UTF_8));
+        insert.setString(7, envelope.traceparent());
+        insert.setObject(8, OffsetDateTime.ofInstant(envelope.occurredAt(), ZoneOffset.UTC));
     }
 }

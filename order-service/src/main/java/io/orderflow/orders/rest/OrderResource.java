@@ -5,6 +5,7 @@ import io.orderflow.orders.domain.Order;
 import io.orderflow.orders.service.OrderLifecycle;
 import io.orderflow.orders.service.OrderPlacement;
 import io.orderflow.orders.service.PlacedOrder;
+import io.smallrye.mutiny.Uni;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
@@ -18,9 +19,9 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriBuilder;
 import jakarta.ws.rs.core.UriInfo;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.function.BiFunction;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -34,7 +35,8 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 /**
  * The orders API: create, read, pay, ship, cancel. Input is validated here (Bean Validation on the parameters, strict
  * JSON binding, see {@link RestJson}); every failure becomes a problem response in {@link ProblemMapper}. The work
- * happens in {@link OrderPlacement} and {@link OrderLifecycle}, one transaction per request.
+ * happens in {@link OrderPlacement} (creation, answered when the order's batch has committed; the HTTP thread does not
+ * wait for it) and {@link OrderLifecycle} (reads and transitions, one transaction per request on a worker thread).
  *
  * <p>Every state change is recorded under the request's trace context ({@link TraceContext}): the {@code traceparent}
  * header if valid, else a new trace.
@@ -85,7 +87,11 @@ public class OrderResource {
             responseCode = "422",
             description = "Idempotency-Key used before with another request",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    public Response create(
+    @APIResponse(
+            responseCode = "503",
+            description = "Too many orders waiting to be written, or shutting down; retry after Retry-After seconds",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    public Uni<Response> create(
             @NotNull(message = "must be a JSON object with customerId, currency and items") @Valid
                     CreateOrderRequest request,
             @Parameter(description = "makes retries safe: 1 to 255 visible ASCII characters, unique per order")
@@ -96,12 +102,16 @@ public class OrderResource {
                     @HeaderParam(TraceContext.HEADER)
                     String traceparent,
             @Context UriInfo uri) {
-        PlacedOrder placed = placement.place(
-                request.toNewOrder(), Optional.ofNullable(idempotencyKey), TraceContext.continueOrStart(traceparent));
-        Response.ResponseBuilder response = Response.created(uri.getBaseUriBuilder()
-                        .path("orders")
-                        .path(placed.order().id().toString())
-                        .build())
+        UriBuilder orders = uri.getBaseUriBuilder().path("orders");
+        return Uni.createFrom()
+                .completionStage(placement.place(
+                        request.toNewOrder(), idempotencyKey, TraceContext.continueOrStart(traceparent)))
+                .map(placed -> created(orders, placed));
+    }
+
+    private static Response created(UriBuilder orders, PlacedOrder placed) {
+        Response.ResponseBuilder response = Response.created(
+                        orders.path(placed.order().id().toString()).build())
                 .entity(OrderResponse.of(placed.order()));
         if (placed.replayed()) {
             response.header(IDEMPOTENT_REPLAYED, "true");

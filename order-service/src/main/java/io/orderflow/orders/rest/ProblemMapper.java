@@ -7,6 +7,7 @@ import io.orderflow.orders.domain.ConcurrentOrderChangeException;
 import io.orderflow.orders.domain.IdempotencyKeyReusedException;
 import io.orderflow.orders.domain.IllegalTransitionException;
 import io.orderflow.orders.domain.OrderNotFoundException;
+import io.orderflow.orders.service.PlacementBacklogFullException;
 import jakarta.validation.ConstraintViolationException;
 import jakarta.validation.ValidationException;
 import jakarta.ws.rs.WebApplicationException;
@@ -36,6 +37,7 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
  * ConcurrentOrderChangeException, unique/serial-    409     concurrent-change
  *   ization/deadlock failure from PostgreSQL
  * IdempotencyKeyReusedException                     422     idempotency-key-reused
+ * PlacementBacklogFullException                     503     busy, with Retry-After
  * WebApplicationException (unknown path, 405, 406,  its own about:blank (or invalid-request for a 400)
  *   415, ...)
  * anything else                                     500     internal-error, logged with an incident id
@@ -51,6 +53,7 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 public class ProblemMapper {
 
     static final int PRIORITY = 4000;
+    static final String RETRY_AFTER_SECONDS = "1";
     private static final String TYPE_PREFIX = "urn:orderflow:problem:";
     /** SQLSTATEs meaning "another transaction got there first": unique violation, serialization failure, deadlock. */
     private static final Set<String> CONFLICT_STATES = Set.of("23505", "40001", "40P01");
@@ -105,6 +108,13 @@ public class ProblemMapper {
     @ServerExceptionMapper(priority = PRIORITY)
     public Response idempotencyKeyReused(IdempotencyKeyReusedException exception, UriInfo uri) {
         return problem(422, "idempotency-key-reused", "Idempotency key reused", exception.getMessage(), uri);
+    }
+
+    @ServerExceptionMapper(priority = PRIORITY)
+    public Response busy(PlacementBacklogFullException exception, UriInfo uri) {
+        return Response.fromResponse(problem(503, "busy", "Busy", exception.getMessage(), uri))
+                .header("Retry-After", RETRY_AFTER_SECONDS)
+                .build();
     }
 
     @ServerExceptionMapper(priority = PRIORITY)

@@ -1,15 +1,21 @@
 package io.orderflow.orders.service;
 
 import io.orderflow.orders.config.OrderServiceConfig;
-import io.orderflow.orders.persistence.IdempotencyKeyRow;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
+import java.sql.Array;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.Optional;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.hibernate.Session;
 
@@ -18,17 +24,19 @@ import org.hibernate.Session;
  * hold under concurrency.
  *
  * <p>Two requests with the same new key would both find no row and both create an order; the second would then fail
- * on the key's primary key, after having done all its work. Instead, {@link #lock} takes a transaction-scoped advisory
- * lock on the key before looking it up: the second request waits until the first commits, then (READ COMMITTED: each
- * statement sees what committed before it) finds the key and replays. The lock lives in the two-integer advisory-lock
- * space, under {@link #LOCK_CLASS}, so it can never be confused with an order's lock (one 64-bit key).
+ * on the key's primary key, after having done all its work. Instead, {@link #lockAndFind} takes a transaction-scoped
+ * advisory lock on each key before looking them up: a second transaction with one of the keys waits until the first
+ * commits, then (READ COMMITTED: each statement sees what committed before it) finds the key and replays. The locks
+ * live in the two-integer advisory-lock space, under {@link #LOCK_CLASS}, so they can never be confused with an order's
+ * lock (one 64-bit key). They are taken in the order of their hashes, so two transactions locking several keys cannot
+ * deadlock each other (PostgreSQL would detect it and fail one, which the caller retries alone).
  *
- * <p>Callers take the order's lock first (the outbox rule, see {@code OutboxWriter}); this lock and the lookup come
- * after it, so the order lock still precedes the transaction's first write.
+ * <p>Callers take the orders' locks first (the outbox rule, see {@code OutboxWriter}); these locks and the lookup come
+ * after them, so the order locks still precede the transaction's first write.
  *
  * <p><b>Expiry.</b> A key is remembered for {@code order-service.idempotency.retention} after the request that created
- * its order. A key past it counts as unknown even before {@link IdempotencyKeyPurge} deletes it: {@link #find} deletes
- * it on the spot, so the request creates a new order and records the key again. Thread-safe (stateless).
+ * its order. A key past it counts as unknown even before {@link IdempotencyKeyPurge} deletes it: {@link #lockAndFind}
+ * deletes it on the spot, so the request creates a new order and records the key again. Thread-safe (stateless).
  */
 @ApplicationScoped
 public class IdempotencyKeys {
@@ -36,7 +44,18 @@ public class IdempotencyKeys {
     /** The advisory-lock class of idempotency keys: "idem" in ASCII. */
     static final int LOCK_CLASS = 0x6964656d;
 
-    static final String LOCK_SQL = "SELECT pg_advisory_xact_lock(?, hashtext(?))";
+    static final String LOCK_ALL_SQL = "SELECT pg_advisory_xact_lock(?, hash)"
+            + " FROM (SELECT DISTINCT hashtext(key) AS hash FROM unnest(?) AS key ORDER BY hash) AS hashes";
+
+    static final String FORGET_EXPIRED_SQL =
+            "DELETE FROM idempotency_keys WHERE idempotency_key = ANY(?) AND created_at <= ?";
+
+    static final String FIND_SQL =
+            "SELECT idempotency_key, request_hash, order_id FROM idempotency_keys WHERE idempotency_key = ANY(?)";
+
+    static final String RECORD_SQL =
+            "INSERT INTO idempotency_keys (idempotency_key, request_hash, order_id, created_at)"
+                    + " VALUES (?, ?, ?, ?)";
 
     static final String PURGE_SQL = "DELETE FROM idempotency_keys WHERE idempotency_key IN"
             + " (SELECT idempotency_key FROM idempotency_keys WHERE created_at <= ? ORDER BY created_at LIMIT ?)";
@@ -49,24 +68,52 @@ public class IdempotencyKeys {
         this.retention = config.idempotency().retention();
     }
 
-    /** Blocks until this transaction holds {@code key}'s lock, released when the transaction ends. */
-    public void lock(String key) {
-        entityManager.unwrap(Session.class).doWork(connection -> {
-            try (PreparedStatement lock = connection.prepareStatement(LOCK_SQL)) {
-                lock.setInt(1, LOCK_CLASS);
-                lock.setString(2, key);
-                lock.execute();
-            }
-        });
-    }
+    /** A key and what it is bound to: the digest of the request that first used it and the order it created. */
+    public record KnownKey(String key, String requestHash, UUID orderId) {}
 
     /**
-     * The row of {@code key} if it is still within its retention at {@code now}. An expired row is deleted first
-     * (a JPQL bulk delete, so no entity of it is left in the session), making room for the new one.
+     * In {@code connection}'s current transaction: blocks until it holds the locks of all {@code keys}, forgets those
+     * past their retention at {@code now}, and returns the others that are known, by key.
      */
-    public Optional<IdempotencyKeyRow> find(String key, Instant now) {
-        IdempotencyKeyRow.delete("key = ?1 and createdAt <= ?2", key, now.minus(retention));
-        return IdempotencyKeyRow.findByIdOptional(key);
+    public Map<String, KnownKey> lockAndFind(Connection connection, Collection<String> keys, Instant now)
+            throws SQLException {
+        Array keyArray = connection.createArrayOf("text", keys.toArray(String[]::new));
+        try (PreparedStatement lock = connection.prepareStatement(LOCK_ALL_SQL)) {
+            lock.setInt(1, LOCK_CLASS);
+            lock.setArray(2, keyArray);
+            lock.execute();
+        }
+        try (PreparedStatement forget = connection.prepareStatement(FORGET_EXPIRED_SQL)) {
+            forget.setArray(1, keyArray);
+            forget.setObject(2, OffsetDateTime.ofInstant(now.minus(retention), ZoneOffset.UTC));
+            forget.executeUpdate();
+        }
+        Map<String, KnownKey> known = new HashMap<>();
+        try (PreparedStatement find = connection.prepareStatement(FIND_SQL)) {
+            find.setArray(1, keyArray);
+            try (ResultSet rows = find.executeQuery()) {
+                while (rows.next()) {
+                    KnownKey key = new KnownKey(rows.getString(1), rows.getString(2), rows.getObject(3, UUID.class));
+                    known.put(key.key(), key);
+                }
+            }
+        }
+        return known;
+    }
+
+    /** Records {@code keys} as created at {@code now}; their orders must be inserted first (foreign key). */
+    public void recordAll(Connection connection, List<KnownKey> keys, Instant now) throws SQLException {
+        OffsetDateTime createdAt = OffsetDateTime.ofInstant(now, ZoneOffset.UTC);
+        try (PreparedStatement record = connection.prepareStatement(RECORD_SQL)) {
+            for (KnownKey key : keys) {
+                record.setString(1, key.key());
+                record.setString(2, key.requestHash());
+                record.setObject(3, key.orderId());
+                record.setObject(4, createdAt);
+                record.addBatch();
+            }
+            record.executeBatch();
+        }
     }
 
     /**
@@ -85,10 +132,5 @@ public class IdempotencyKeys {
             }
         });
         return deleted[0];
-    }
-
-    /** Records that {@code key} created {@code orderId}; the order row must be persisted first (foreign key). */
-    public void record(String key, String requestHash, UUID orderId, Instant now) {
-        new IdempotencyKeyRow(key, requestHash, orderId, now).persist();
     }
 }
