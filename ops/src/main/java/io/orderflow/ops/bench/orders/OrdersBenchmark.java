@@ -9,7 +9,6 @@ import io.orderflow.postgres.PostgresDatabase;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
-import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -189,14 +188,7 @@ public final class OrdersBenchmark {
         Map<String, String> datasource = datasource(database);
         Map<String, String> relayConfig = new LinkedHashMap<>(datasource);
         relayConfig.put("kafka.bootstrap.servers", running.bootstrapServers());
-        // One client per start, shut down with it: its idle connections and selector thread must not outlive the
-        // service they were talking to and cost CPU in the next run.
-        HttpClient client = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(5))
-                .build();
-        try (client;
-                QuarkusService orders = QuarkusService.start(
+        try (QuarkusService orders = QuarkusService.start(
                         "order-service",
                         options.orderService(),
                         options.orderServiceJvmOptions(),
@@ -209,7 +201,11 @@ public final class OrdersBenchmark {
                         relayConfig,
                         logDir.resolve(label + "-outbox-relay.log"));
                 OrderEventsReader reader = OrderEventsReader.start(running.bootstrapServers(), OrdersTopic.NAME);
-                BacklogSampler backlog = BacklogSampler.start(database)) {
+                BacklogSampler backlog = BacklogSampler.start(database);
+                // One generator per start, closed before the services (resources close in reverse): its event loop
+                // and idle connections must not outlive the service they were talking to and cost CPU in the next run.
+                OpenLoopLoad load = new OpenLoopLoad(
+                        orders.baseUri(), options.rate(), options.maxInFlight(), options.idempotencyKeys())) {
             System.out.printf(
                     Locale.ROOT,
                     "  order-service ready in %.1f s, outbox-relay ready in %.1f s%n",
@@ -230,8 +226,6 @@ public final class OrdersBenchmark {
             long self = ProcessHandle.current().pid();
             processes.put("driver", () -> CpuTime.processSeconds(self));
 
-            OpenLoopLoad load = new OpenLoopLoad(
-                    client, orders.baseUri(), options.rate(), options.maxInFlight(), options.idempotencyKeys());
             long start = System.nanoTime() + START_DELAY.toNanos();
             long measureFrom = start + options.warmup().toNanos();
             long measureTo = measureFrom + options.duration().toNanos();
