@@ -225,6 +225,7 @@ public final class OutboxRelay implements Runnable, AutoCloseable {
             try (Statement statement = opened.createStatement()) {
                 statement.execute("LISTEN " + CHANNEL);
             }
+            OutboxTable.configureSession(opened);
         } catch (SQLException e) {
             opened.close();
             throw e;

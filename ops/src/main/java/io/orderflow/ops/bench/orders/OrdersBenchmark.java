@@ -243,6 +243,7 @@ public final class OrdersBenchmark {
             sleepUntil(measureTo);
             CpuTime.Reading cpuTo = CpuTime.Reading.take(processes);
             String relayMetrics = relay.metrics();
+            String ordersMetrics = orders.metrics();
             OpenLoopLoad.Result loaded;
             try {
                 loaded = loadDone.get();
@@ -258,7 +259,7 @@ public final class OrdersBenchmark {
             double drainMillis = allArrived == Long.MAX_VALUE ? Double.NaN : (allArrived - measureTo) / 1e6;
             RunResult result =
                     result(broker, loaded, reader, window, afterDrain, drainMillis, cpuTo.coresSince(cpuFrom));
-            print(result, loaded, reader, relayMetrics);
+            print(result, loaded, reader, relayMetrics, ordersMetrics);
             if (!orders.isAlive() || !relay.isAlive()) {
                 throw new IOException("order-service or outbox-relay exited during the run; see " + orders.logFile()
                         + " and " + relay.logFile());
@@ -337,7 +338,12 @@ public final class OrdersBenchmark {
                 cores);
     }
 
-    private void print(RunResult r, OpenLoopLoad.Result loaded, OrderEventsReader reader, String relayMetrics) {
+    private void print(
+            RunResult r,
+            OpenLoopLoad.Result loaded,
+            OrderEventsReader reader,
+            String relayMetrics,
+            String ordersMetrics) {
         double seconds = options.duration().toSeconds();
         System.out.printf(
                 Locale.ROOT,
@@ -392,6 +398,22 @@ public final class OrdersBenchmark {
                 "  relay's own commit-to-ack (its /q/metrics, a decaying ~2 min window): p50 %s, p99 %s ms%n",
                 OrdersTable.format(relayQuantile(relayMetrics, "0.5")),
                 OrdersTable.format(relayQuantile(relayMetrics, "0.99")));
+        double batches = PrometheusText.value(ordersMetrics, "orders_placement_batch_size_count", "")
+                .orElse(Double.NaN);
+        System.out.printf(
+                Locale.ROOT,
+                "  order-service's placement batches since it started (its /q/metrics): %s, mean %s orders; p50 %s,"
+                        + " p99 %s in a decaying ~2 min window%n",
+                OrdersTable.format(batches),
+                OrdersTable.format(PrometheusText.value(ordersMetrics, "orders_placement_batch_size_sum", "")
+                                .orElse(Double.NaN)
+                        / batches),
+                OrdersTable.format(
+                        PrometheusText.value(ordersMetrics, "orders_placement_batch_size", "quantile=\"0.5\"")
+                                .orElse(Double.NaN)),
+                OrdersTable.format(
+                        PrometheusText.value(ordersMetrics, "orders_placement_batch_size", "quantile=\"0.99\"")
+                                .orElse(Double.NaN)));
         System.out.printf(
                 Locale.ROOT,
                 "  outbox backlog (1 s readings in the window): max %s, mean %s rows; oldest unpublished row max %s ms;"
