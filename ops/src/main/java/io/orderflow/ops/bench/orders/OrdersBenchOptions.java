@@ -16,7 +16,9 @@ import java.util.Set;
  *
  * @param rate offered load: {@code POST /orders} requests per second, on a fixed schedule (open loop)
  * @param duration the measured window, after the warm-up
- * @param warmup load at the same rate before the window, not measured (JIT, connection pools, caches)
+ * @param warmup load at the same rate before the window, not measured (JIT, connection pools, caches). The default
+ *     is long because the JIT is: measured at 2,000 orders/s, the JVMs' compiler threads still took 0.57 of the 2
+ *     cores 50-60 s after start (order-service alone 0.40) and none 110-120 s after
  * @param drain after the last request, how long to wait for the relay to publish every accepted order
  * @param runs how many times each broker's stack is started and measured; brokers alternate which goes first
  * @param brokers which brokers, in the order of run 1: {@code ours}, {@code kafka}, or both
@@ -64,7 +66,7 @@ record OrdersBenchOptions(
 
               --rate N                 POST /orders per second, open loop (default 2000)
               --duration-seconds N     measured window (default 60)
-              --warmup-seconds N       load before the window, not measured (default 10)
+              --warmup-seconds N       load before the window, not measured (default 120)
               --drain-seconds N        wait after the load for every accepted order's event (default 60)
               --runs N                 starts of each stack, alternating brokers (default 3)
               --brokers LIST           ours, kafka or both (default ours,kafka)
@@ -108,7 +110,7 @@ record OrdersBenchOptions(
         OrdersBenchOptions options = new OrdersBenchOptions(
                 positive(remaining, "rate", "2000"),
                 Duration.ofSeconds(positive(remaining, "duration-seconds", "60")),
-                Duration.ofSeconds(nonNegative(remaining, "warmup-seconds", "10")),
+                Duration.ofSeconds(nonNegative(remaining, "warmup-seconds", "120")),
                 Duration.ofSeconds(positive(remaining, "drain-seconds", "60")),
                 positive(remaining, "runs", "3"),
                 list(take(remaining, "brokers", "ours,kafka")),

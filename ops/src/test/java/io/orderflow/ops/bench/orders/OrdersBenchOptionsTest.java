@@ -16,7 +16,7 @@ class OrdersBenchOptionsTest {
 
         assertThat(options.rate()).isEqualTo(2000);
         assertThat(options.duration()).isEqualTo(Duration.ofSeconds(60));
-        assertThat(options.warmup()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(options.warmup()).isEqualTo(Duration.ofSeconds(120));
         assertThat(options.runs()).isEqualTo(3);
         assertThat(options.brokers()).containsExactly("ours", "kafka");
         assertThat(options.partitions()).isEqualTo(6);
