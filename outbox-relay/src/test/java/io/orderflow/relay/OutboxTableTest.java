@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -49,6 +50,35 @@ class OutboxTableTest {
             OutboxBacklog backlog = new OutboxTable(connection).backlog();
             assertThat(backlog.pendingRows()).isEqualTo(1);
             assertThat(backlog.quarantinedRows()).isZero();
+        }
+    }
+
+    @Test
+    void pendingRowsAreReadInIndexOrderWithoutVisitingEveryIndexEntry() throws SQLException {
+        try (Connection connection = outbox.connect()) {
+            OutboxTable.configureSession(connection);
+
+            assertThat(plan(connection, OutboxTable.PENDING.replace("?", "500")))
+                    .contains("Index Scan using outbox_pending")
+                    .doesNotContain("Bitmap")
+                    .doesNotContain("Seq Scan");
+            assertThat(new OutboxTable(connection).pending(500).ready()).hasSize(1);
+        }
+    }
+
+    @Test
+    void thePurgeFindsRowsPastTheRetentionThroughTheIndexBound() throws SQLException {
+        try (Connection connection = outbox.connect()) {
+            OutboxTable.configureSession(connection);
+
+            String plan = plan(
+                    connection,
+                    OutboxTable.PURGE.replaceFirst("\\?", "'1 hour'").replace("?", "1000"));
+            assertThat(plan).containsPattern("Index Cond: \\(.*published_at < ");
+            assertThat(new OutboxTable(connection).deletePublishedBefore(Duration.ofHours(1), 1000))
+                    .isZero();
+            assertThat(new OutboxTable(connection).deletePublishedBefore(Duration.ZERO, PUBLISHED_ROWS + 1))
+                    .isEqualTo(PUBLISHED_ROWS);
         }
     }
 
