@@ -30,4 +30,23 @@ public record Order(
     public Order {
         items = List.copyOf(items);
     }
+
+    /** {@code order} as it is created at {@code now}: CREATED, version 1, none of the transitions' details yet. */
+    public static Order created(UUID id, NewOrder order, Instant now) {
+        return new Order(
+                id,
+                order.customerId(),
+                order.currency(),
+                order.channel(),
+                OrderStatus.CREATED,
+                order.items(),
+                order.total(),
+                1,
+                now,
+                now,
+                null,
+                null,
+                null,
+                null);
+    }
 }

@@ -3,7 +3,6 @@ package io.orderflow.orders.service;
 import io.orderflow.orders.domain.IdempotencyKeyReusedException;
 import io.orderflow.orders.domain.Order;
 import io.orderflow.orders.domain.OrderItem;
-import io.orderflow.orders.domain.OrderStatus;
 import io.orderflow.orders.outbox.OrderLocks;
 import io.orderflow.orders.outbox.OutboxWriter;
 import io.orderflow.orders.service.IdempotencyKeys.KnownKey;
@@ -85,7 +84,7 @@ public class PlacementBatch {
                                         new IdempotencyKeyReusedException(earlier.key(), earlier.orderId())));
                 continue;
             }
-            Order order = newOrder(request, now);
+            Order order = Order.created(request.orderId(), request.order(), now);
             created.add(order);
             creating.add(request);
             outcomes.add(new PlacementOutcome.Created(order));
@@ -114,25 +113,6 @@ public class PlacementBatch {
             }
         }
         return requested.isEmpty() ? new HashMap<>() : keys.lockAndFind(connection, requested, now);
-    }
-
-    private static Order newOrder(PlacementRequest request, Instant now) {
-        var order = request.order();
-        return new Order(
-                request.orderId(),
-                order.customerId(),
-                order.currency(),
-                order.channel(),
-                OrderStatus.CREATED,
-                order.items(),
-                order.total(),
-                1,
-                now,
-                now,
-                null,
-                null,
-                null,
-                null);
     }
 
     private static void insertOrders(Connection connection, List<Order> orders) throws SQLException {

@@ -9,7 +9,6 @@ import io.orderflow.contracts.EventEnvelope;
 import io.orderflow.contracts.order.OrderCreated;
 import io.orderflow.orders.domain.NewOrder;
 import io.orderflow.orders.domain.Order;
-import io.orderflow.orders.domain.OrderStatus;
 import io.orderflow.orders.service.OrderEvents;
 import io.orderflow.orders.service.RequestFingerprint;
 import jakarta.validation.Validation;
@@ -52,21 +51,7 @@ class CreateOrderBindingPropertiesTest {
 
         NewOrder order = request.toNewOrder();
         Instant now = Instant.now();
-        Order created = new Order(
-                UUID.randomUUID(),
-                order.customerId(),
-                order.currency(),
-                order.channel(),
-                OrderStatus.CREATED,
-                order.items(),
-                order.total(),
-                1,
-                now,
-                now,
-                null,
-                null,
-                null,
-                null);
+        Order created = Order.created(UUID.randomUUID(), order, now);
         OrderCreated event = OrderEvents.created(created);
         EventEnvelope envelope = CODEC.wrap(event, UUID.randomUUID(), now, "order-service", null);
 
