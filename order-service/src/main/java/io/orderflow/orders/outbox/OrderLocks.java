@@ -62,7 +62,7 @@ public class OrderLocks {
     public static void acquireAll(Connection connection, List<UUID> orderIds) throws SQLException {
         if (connection.getAutoCommit()) {
             throw new IllegalStateException(
-                    "advisory locks of orders are transaction-scoped, but the connection is in" + " auto-commit mode");
+                    "advisory locks of orders are transaction-scoped, but the connection is in auto-commit mode");
         }
         String[] ids = orderIds.stream().map(UUID::toString).toArray(String[]::new);
         try (PreparedStatement lock = connection.prepareStatement(LOCK_ALL_SQL)) {

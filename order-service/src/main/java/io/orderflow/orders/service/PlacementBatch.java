@@ -69,10 +69,9 @@ public class PlacementBatch {
             throws SQLException {
         OrderLocks.acquireAll(
                 connection, requests.stream().map(PlacementRequest::orderId).toList());
-        Map<String, KnownKey> known = lookUpKeys(connection, requests, now);
+        Map<String, KnownKey> known = new HashMap<>(lookUpKeys(connection, requests, now));
         List<PlacementOutcome> outcomes = new ArrayList<>(requests.size());
-        List<Order> created = new ArrayList<>(requests.size());
-        List<PlacementRequest> creating = new ArrayList<>(requests.size());
+        List<Creation> creations = new ArrayList<>(requests.size());
         List<KnownKey> newKeys = new ArrayList<>();
         for (PlacementRequest request : requests) {
             KnownKey earlier = request.idempotencyKey() == null ? null : known.get(request.idempotencyKey());
@@ -85,8 +84,7 @@ public class PlacementBatch {
                 continue;
             }
             Order order = Order.created(request.orderId(), request.order(), now);
-            created.add(order);
-            creating.add(request);
+            creations.add(new Creation(order, request.traceparent()));
             outcomes.add(new PlacementOutcome.Created(order));
             if (request.idempotencyKey() != null) {
                 KnownKey key = new KnownKey(request.idempotencyKey(), request.fingerprint(), order.id());
@@ -94,12 +92,12 @@ public class PlacementBatch {
                 newKeys.add(key);
             }
         }
-        if (!created.isEmpty()) {
-            insertOrders(connection, created);
+        if (!creations.isEmpty()) {
+            insertOrders(connection, creations);
             if (!newKeys.isEmpty()) {
                 keys.recordAll(connection, newKeys, now);
             }
-            insertOutboxRows(connection, created, creating, now);
+            insertOutboxRows(connection, creations, now);
         }
         return outcomes;
     }
@@ -112,13 +110,17 @@ public class PlacementBatch {
                 requested.add(request.idempotencyKey());
             }
         }
-        return requested.isEmpty() ? new HashMap<>() : keys.lockAndFind(connection, requested, now);
+        return requested.isEmpty() ? Map.of() : keys.lockAndFind(connection, requested, now);
     }
 
-    private static void insertOrders(Connection connection, List<Order> orders) throws SQLException {
+    /** An order this batch creates, and the trace context its OrderCreated carries. */
+    private record Creation(Order order, String traceparent) {}
+
+    private static void insertOrders(Connection connection, List<Creation> creations) throws SQLException {
         try (PreparedStatement insertOrder = connection.prepareStatement(INSERT_ORDER_SQL);
                 PreparedStatement insertLine = connection.prepareStatement(INSERT_LINE_SQL)) {
-            for (Order order : orders) {
+            for (Creation creation : creations) {
+                Order order = creation.order();
                 OffsetDateTime createdAt = OffsetDateTime.ofInstant(order.createdAt(), ZoneOffset.UTC);
                 insertOrder.setObject(1, order.id());
                 insertOrder.setString(2, order.customerId());
@@ -144,17 +146,12 @@ public class PlacementBatch {
         }
     }
 
-    private void insertOutboxRows(
-            Connection connection, List<Order> orders, List<PlacementRequest> requests, Instant now)
-            throws SQLException {
+    private void insertOutboxRows(Connection connection, List<Creation> creations, Instant now) throws SQLException {
         try (PreparedStatement insert = connection.prepareStatement(OutboxWriter.INSERT_SQL)) {
-            for (int i = 0; i < orders.size(); i++) {
-                Order order = orders.get(i);
+            for (Creation creation : creations) {
+                Order order = creation.order();
                 outbox.bind(
-                        insert,
-                        outbox.wrap(
-                                OrderEvents.created(order), now, requests.get(i).traceparent()),
-                        order.version());
+                        insert, outbox.wrap(OrderEvents.created(order), now, creation.traceparent()), order.version());
                 insert.addBatch();
             }
             insert.executeBatch();
