@@ -14,9 +14,12 @@ import org.apache.kafka.common.requests.ListOffsetsResponse;
 /**
  * ListOffsets: earliest (-2) is the log start offset, latest (-1) the high watermark, max timestamp (-3) the
  * first record carrying the log's largest timestamp, and a timestamp the first record at or after it (-1 and
- * no timestamp when there is none), as Kafka answers.
+ * no timestamp when there is none), as Kafka answers. From v4 each answer carries the leader epoch (always 0 here).
  */
 public final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequest> {
+    /** Older answers have no leader epoch field: setting one would make them impossible to encode. */
+    private static final short FIRST_VERSION_WITH_LEADER_EPOCH = 4;
+
     private final LogDirectory logs;
 
     public ListOffsetsHandler(LogDirectory logs) {
@@ -30,7 +33,7 @@ public final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequest> 
             ListOffsetsResponseData.ListOffsetsTopicResponse topicResponse =
                     new ListOffsetsResponseData.ListOffsetsTopicResponse().setName(topic.name());
             for (ListOffsetsRequestData.ListOffsetsPartition p : topic.partitions()) {
-                topicResponse.partitions().add(answer(topic.name(), p));
+                topicResponse.partitions().add(answer(topic.name(), p, request.version()));
             }
             response.topics().add(topicResponse);
         }
@@ -38,13 +41,15 @@ public final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequest> 
     }
 
     private ListOffsetsResponseData.ListOffsetsPartitionResponse answer(
-            String topic, ListOffsetsRequestData.ListOffsetsPartition p) {
+            String topic, ListOffsetsRequestData.ListOffsetsPartition p, short version) {
         ListOffsetsResponseData.ListOffsetsPartitionResponse r =
                 new ListOffsetsResponseData.ListOffsetsPartitionResponse()
                         .setPartitionIndex(p.partitionIndex())
                         .setTimestamp(-1)
-                        .setOffset(-1)
-                        .setLeaderEpoch(0);
+                        .setOffset(-1);
+        if (version >= FIRST_VERSION_WITH_LEADER_EPOCH) {
+            r.setLeaderEpoch(0);
+        }
         Optional<PartitionLog> found = logs.partition(topic, p.partitionIndex());
         if (found.isEmpty()) {
             return r.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());

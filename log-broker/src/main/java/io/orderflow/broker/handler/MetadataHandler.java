@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.MetadataResponseData;
 import org.apache.kafka.common.protocol.Errors;
@@ -19,8 +20,15 @@ import org.apache.kafka.common.requests.MetadataResponse;
  * Metadata: this node is the only broker, the controller and the leader (epoch 0) of every partition.
  * Unknown topics are created when the request allows it and {@code auto.create.topics.enable} is on, with
  * {@code num.partitions} partitions, as Kafka does.
+ *
+ * <p>Topics asked for by id (v12 on) that do not exist get {@code UNKNOWN_TOPIC_ID} and a null name. A v10 or v11
+ * request that names a topic by id or leaves a name null is refused with {@code INVALID_REQUEST} for each topic,
+ * named "" with its id, exactly as Apache Kafka refuses it (those versions' answers cannot hold a null name).
  */
 public final class MetadataHandler implements ApiHandler<MetadataRequest> {
+    /** v10 and v11 carry topic ids, but only v12 may ask by them (its answer's topic name is nullable). */
+    private static final short FIRST_VERSION_BY_TOPIC_ID = 12;
+
     private final BrokerNode node;
     private final LogDirectory logs;
     private final boolean autoCreateTopics;
@@ -36,6 +44,18 @@ public final class MetadataHandler implements ApiHandler<MetadataRequest> {
     @Override
     public AbstractResponse handle(ClientInfo client, MetadataRequest request) {
         MetadataRequestData data = request.data();
+        if (request.version() < FIRST_VERSION_BY_TOPIC_ID && data.topics() != null) {
+            for (MetadataRequestData.MetadataRequestTopic topic : data.topics()) {
+                if (topic.name() == null) {
+                    return request.getErrorResponse(
+                            new InvalidRequestException("Topic name can not be null for version " + request.version()));
+                }
+                if (!Uuid.ZERO_UUID.equals(topic.topicId())) {
+                    return request.getErrorResponse(new InvalidRequestException(
+                            "Topic IDs are not supported in requests for version " + request.version()));
+                }
+            }
+        }
         MetadataResponseData response =
                 new MetadataResponseData().setClusterId(node.clusterId()).setControllerId(node.nodeId());
         response.brokers()
@@ -71,7 +91,7 @@ public final class MetadataHandler implements ApiHandler<MetadataRequest> {
             }
         }
         if (topic.isEmpty()) {
-            return error(name, id, Errors.UNKNOWN_TOPIC_OR_PARTITION);
+            return error(name, id, name == null ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION);
         }
         return describe(topic.get());
     }

@@ -4,6 +4,7 @@ import io.orderflow.broker.protocol.DecodedRequest;
 import io.orderflow.broker.protocol.MalformedRequestException;
 import io.orderflow.broker.protocol.RequestDecoder;
 import java.nio.ByteBuffer;
+import java.time.Clock;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
@@ -17,8 +18,6 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.AbstractResponse;
 import org.apache.kafka.common.requests.ApiVersionsResponse;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Routes each request frame to the handler of its API and turns the answer into bytes to send. The table of
@@ -26,21 +25,24 @@ import org.slf4j.LoggerFactory;
  * advertises exactly it, and anything outside it is refused with {@code UNSUPPORTED_VERSION}.
  *
  * <p>Errors: a frame that cannot be read throws {@link MalformedRequestException} (the connection closes); a
- * handler that fails unexpectedly answers the request with {@link ErrorTable}'s code for the exception, never
- * crashing the connection or the broker. Thread-safe after construction.
+ * handler that fails unexpectedly answers the request with {@link ErrorTable}'s code for the exception, and an
+ * answer that cannot be encoded at the request's version is replaced by the request's
+ * {@code UNKNOWN_SERVER_ERROR} answer; both are counted and logged, rate-limited, by {@link RequestFaults}. Neither
+ * costs the client its connection or crashes the broker. Thread-safe after construction.
  */
 public final class RequestDispatcher {
-    private static final Logger log = LoggerFactory.getLogger(RequestDispatcher.class);
-
     /** A supported API: its handler and the version range we implement fully. */
     record Registration(ApiHandler<AbstractRequest> handler, short minVersion, short maxVersion) {}
 
     private final Map<ApiKeys, Registration> registrations;
     private final BiConsumer<ApiKeys, Long> requestTimer;
+    private final RequestFaults faults;
 
-    private RequestDispatcher(Map<ApiKeys, Registration> registrations, BiConsumer<ApiKeys, Long> requestTimer) {
+    private RequestDispatcher(
+            Map<ApiKeys, Registration> registrations, BiConsumer<ApiKeys, Long> requestTimer, RequestFaults faults) {
         this.registrations = Collections.unmodifiableMap(new EnumMap<>(registrations));
         this.requestTimer = requestTimer;
+        this.faults = faults;
     }
 
     public static Builder builder() {
@@ -126,20 +128,38 @@ public final class RequestDispatcher {
                 response = failed(request, client, e);
             }
             requestTimer.accept(api, System.nanoTime() - start);
-            return response == null ? null : response.toSend(request.header().toResponseHeader(), responseVersion);
+            return response == null ? null : encode(request, client, response, responseVersion);
         });
     }
 
-    /** A handler failed unexpectedly: logged, and answered with {@link ErrorTable}'s code. */
-    private static AbstractResponse failed(DecodedRequest request, ClientInfo client, RuntimeException e) {
-        log.atWarn()
-                .setCause(e)
-                .addKeyValue("api", request.header().apiKey().name)
-                .addKeyValue("version", request.header().apiVersion())
-                .addKeyValue("connection", client.connectionId())
-                .addKeyValue("clientId", client.clientId())
-                .addKeyValue("remote", client.host())
-                .log("Request failed");
+    /**
+     * The answer's bytes at {@code version}. An answer the codec refuses (a field set that the version does not
+     * have) is the broker's bug: it is recorded in {@link RequestFaults} and the request is answered with its
+     * error response for {@code UNKNOWN_SERVER_ERROR} instead, so the client keeps its connection and learns
+     * something went wrong. Only if even that cannot be encoded does the failure reach the connection, which
+     * closes.
+     */
+    private Send encode(DecodedRequest request, ClientInfo client, AbstractResponse response, short version) {
+        var header = request.header().toResponseHeader();
+        try {
+            return response.toSend(header, version);
+        } catch (RuntimeException e) {
+            faults.record(RequestFaults.Stage.ENCODE, request.header().apiKey(), version, client, e);
+            return request.body()
+                    .getErrorResponse(Errors.UNKNOWN_SERVER_ERROR.exception(
+                            "the broker could not encode its answer at this version"))
+                    .toSend(header, version);
+        }
+    }
+
+    /** A handler failed unexpectedly: recorded, and answered with {@link ErrorTable}'s code. */
+    private AbstractResponse failed(DecodedRequest request, ClientInfo client, RuntimeException e) {
+        faults.record(
+                RequestFaults.Stage.HANDLE,
+                request.header().apiKey(),
+                request.header().apiVersion(),
+                client,
+                e);
         return request.body().getErrorResponse(ErrorTable.exceptionFor(e));
     }
 
@@ -162,6 +182,7 @@ public final class RequestDispatcher {
     public static final class Builder {
         private final Map<ApiKeys, Registration> registrations = new EnumMap<>(ApiKeys.class);
         private BiConsumer<ApiKeys, Long> requestTimer = (api, nanos) -> {};
+        private RequestFaults faults = new RequestFaults(Clock.systemUTC());
 
         /** Supports {@code api} from its oldest version to {@code maxVersion}. */
         @SuppressWarnings("unchecked")
@@ -187,8 +208,14 @@ public final class RequestDispatcher {
             return this;
         }
 
+        /** Where the broker's own failures while answering are counted and logged. */
+        public Builder faults(RequestFaults faults) {
+            this.faults = faults;
+            return this;
+        }
+
         public RequestDispatcher build() {
-            return new RequestDispatcher(registrations, requestTimer);
+            return new RequestDispatcher(registrations, requestTimer, faults);
         }
     }
 }

@@ -28,6 +28,7 @@ import io.orderflow.broker.handler.OffsetDeleteHandler;
 import io.orderflow.broker.handler.OffsetFetchHandler;
 import io.orderflow.broker.handler.ProduceHandler;
 import io.orderflow.broker.handler.RequestDispatcher;
+import io.orderflow.broker.handler.RequestFaults;
 import io.orderflow.broker.handler.SyncGroupHandler;
 import io.orderflow.broker.log.DataDirectoryLock;
 import io.orderflow.broker.log.LogCleaner;
@@ -95,6 +96,7 @@ public final class Broker implements Closeable {
     private final PartitionLog offsetsLog;
     private final GroupCoordinator groups;
     private final RequestMetrics requestMetrics = new RequestMetrics();
+    private final RequestFaults requestFaults;
     private final MetricsServer metrics;
     private volatile boolean serving;
     /** What start-up is doing, for the message of a failure: "bind the Kafka listener to ...". */
@@ -104,6 +106,7 @@ public final class Broker implements Closeable {
 
     private Broker(BrokerConfig config, Clock clock) {
         this.config = config;
+        this.requestFaults = new RequestFaults(clock);
         long startedNanos = System.nanoTime();
         try {
             step("create the data directory " + config.dataDir().toAbsolutePath());
@@ -158,7 +161,7 @@ public final class Broker implements Closeable {
                     SocketServer::close);
             int advertisedPort = config.advertisedPort() > 0 ? config.advertisedPort() : server.port();
             this.node = new BrokerNode(config.nodeId(), config.advertisedHost(), advertisedPort, clusterId);
-            this.dispatcher = dispatcher(config, node, logs, producerIds, groups, requestMetrics);
+            this.dispatcher = dispatcher(config, node, logs, producerIds, groups, requestMetrics, requestFaults);
 
             step("start the housekeeping schedule");
             this.scheduler = opened(
@@ -185,7 +188,8 @@ public final class Broker implements Closeable {
                                 server.stats(),
                                 logs,
                                 () -> serving,
-                                new GroupLagMetrics(groups, logs)),
+                                new GroupLagMetrics(groups, logs),
+                                new RequestFaultMetrics(requestFaults)),
                         MetricsServer::close);
             }
             step("start accepting Kafka clients");
@@ -279,7 +283,8 @@ public final class Broker implements Closeable {
             LogDirectory logs,
             ProducerIds producerIds,
             GroupCoordinator groups,
-            RequestMetrics requestMetrics) {
+            RequestMetrics requestMetrics,
+            RequestFaults requestFaults) {
         AtomicReference<RequestDispatcher> self = new AtomicReference<>();
         RequestDispatcher dispatcher = RequestDispatcher.builder()
                 .register(ApiKeys.API_VERSIONS, 5, new ApiVersionsHandler(self::get, node))
@@ -310,6 +315,7 @@ public final class Broker implements Closeable {
                 .register(ApiKeys.DELETE_GROUPS, 2, new DeleteGroupsHandler(groups))
                 .register(ApiKeys.OFFSET_DELETE, 0, new OffsetDeleteHandler(groups, logs))
                 .requestTimer(requestMetrics::record)
+                .faults(requestFaults)
                 .build();
         self.set(dispatcher);
         return dispatcher;
