@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 
@@ -60,8 +61,50 @@ final class ClientProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs a producer: {@code lines} on its stdin, one per line; it must exit 0 within two minutes, having had every
+     * record acknowledged.
+     */
+    static ClientProcess produce(
+            String name, List<String> command, Path dir, Map<String, String> env, List<String> lines) {
+        return start(name, command, dir, env, String.join("\n", lines) + "\n").awaitSuccess(Duration.ofMinutes(2));
+    }
+
+    /**
+     * The output of a short command (a version probe, an install) if it exits 0 within {@code timeout}; empty
+     * otherwise, with what it printed echoed to the test's output.
+     */
+    static Optional<String> output(List<String> command, Path dir, Duration timeout) {
+        try {
+            Process p = new ProcessBuilder(command)
+                    .directory(dir.toFile())
+                    .redirectErrorStream(true)
+                    .start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) || p.exitValue() != 0) {
+                System.out.println("$ " + String.join(" ", command) + "\n" + out);
+                return Optional.empty();
+            }
+            return Optional.of(out);
+        } catch (IOException e) {
+            System.out.println("$ " + String.join(" ", command) + ": " + e.getMessage());
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     String name() {
         return name;
+    }
+
+    /** Fails, showing the output, unless the process printed exactly {@code line} on a line of its own. */
+    ClientProcess assertPrinted(String line) {
+        if (!stdoutLines().contains(line)) {
+            throw new AssertionError(name + " did not print \"" + line + "\"\n" + transcript());
+        }
+        return this;
     }
 
     List<String> stdoutLines() {

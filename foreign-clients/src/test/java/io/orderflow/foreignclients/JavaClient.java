@@ -3,7 +3,6 @@ package io.orderflow.foreignclients;
 import io.orderflow.ops.bench.kafkaperf.ChildProcesses;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -65,16 +64,8 @@ final class JavaClient implements ForeignClient {
 
     @Override
     public void produce(String bootstrap, String topic, List<String> lines, Path dir) {
-        ClientProcess producer = ClientProcess.start(
-                        slug() + "-producer",
-                        command("produce", bootstrap, topic),
-                        dir,
-                        Map.of(),
-                        String.join("\n", lines) + "\n")
-                .awaitSuccess(Duration.ofSeconds(120));
-        if (!producer.stdoutLines().contains("sent " + lines.size())) {
-            throw new AssertionError("The producer did not report all sent\n" + producer.transcript());
-        }
+        ClientProcess.produce(slug() + "-producer", command("produce", bootstrap, topic), dir, Map.of(), lines)
+                .assertPrinted("sent " + lines.size());
     }
 
     @Override

@@ -7,7 +7,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
+import java.util.Optional;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -33,9 +33,9 @@ final class KafkaJs implements ForeignClient {
     static synchronized KafkaJs installed() {
         Path source = Path.of(System.getProperty("kafkajs.source", "src/test/kafkajs"));
         Path target = Path.of(System.getProperty("kafkajs.dir", "target/kafkajs"));
-        String node = run(List.of("node", "--version"), source, Duration.ofSeconds(30));
+        Optional<String> node = ClientProcess.output(List.of("node", "--version"), source, Duration.ofSeconds(30));
         Assumptions.assumeTrue(
-                node != null, "Node.js is not installed: apt-get install nodejs npm; .ci/run installs them");
+                node.isPresent(), "Node.js is not installed: apt-get install nodejs npm; .ci/run installs them");
         try {
             Files.createDirectories(target);
             for (String file : List.of("package.json", "package-lock.json", "client.js")) {
@@ -43,38 +43,17 @@ final class KafkaJs implements ForeignClient {
             }
             Path installed = target.resolve("node_modules/kafkajs/package.json");
             if (!Files.exists(installed)) {
-                String npm = run(List.of("npm", "ci", "--no-audit", "--no-fund"), target, Duration.ofMinutes(5));
-                if (npm == null) {
+                if (ClientProcess.output(List.of("npm", "ci", "--no-audit", "--no-fund"), target, Duration.ofMinutes(5))
+                        .isEmpty()) {
                     throw new IllegalStateException("npm ci failed in " + target + "; see its output above");
                 }
             }
             String manifest = Files.readString(installed);
             String v = manifest.replaceAll("(?s).*\"version\"\\s*:\\s*\"([^\"]+)\".*", "$1");
-            return new KafkaJs(target, "KafkaJS " + v + " (Node.js " + node.trim() + ")");
+            return new KafkaJs(
+                    target, "KafkaJS " + v + " (Node.js " + node.get().trim() + ")");
         } catch (IOException e) {
             throw new IllegalStateException("Cannot set up KafkaJS in " + target, e);
-        }
-    }
-
-    /** The command's output if it exits 0, else null (its output printed for the test log). */
-    private static String run(List<String> command, Path dir, Duration timeout) {
-        try {
-            Process p = new ProcessBuilder(command)
-                    .directory(dir.toFile())
-                    .redirectErrorStream(true)
-                    .start();
-            String out = new String(p.getInputStream().readAllBytes());
-            if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) || p.exitValue() != 0) {
-                System.out.println("$ " + String.join(" ", command) + "\n" + out);
-                return null;
-            }
-            return out;
-        } catch (IOException e) {
-            System.out.println("$ " + String.join(" ", command) + ": " + e.getMessage());
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
     }
 
@@ -90,16 +69,13 @@ final class KafkaJs implements ForeignClient {
 
     @Override
     public void produce(String bootstrap, String topic, List<String> lines, Path workDir) {
-        ClientProcess producer = ClientProcess.start(
+        ClientProcess.produce(
                         "kafkajs-producer",
                         List.of("node", dir.resolve("client.js").toString(), "produce", bootstrap, topic),
                         workDir,
                         ENV,
-                        String.join("\n", lines) + "\n")
-                .awaitSuccess(Duration.ofSeconds(120));
-        if (!producer.stdoutLines().contains("sent " + lines.size())) {
-            throw new AssertionError("KafkaJS did not report all sent\n" + producer.transcript());
-        }
+                        lines)
+                .assertPrinted("sent " + lines.size());
     }
 
     @Override

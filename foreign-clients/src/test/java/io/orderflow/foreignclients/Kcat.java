@@ -1,6 +1,5 @@
 package io.orderflow.foreignclients;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -8,7 +7,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
@@ -29,26 +27,14 @@ final class Kcat implements ForeignClient {
 
     /** kcat from the PATH, or the test is skipped saying how to install it ({@code .ci/run} does). */
     static Kcat fromPath() {
-        try {
-            Process p =
-                    new ProcessBuilder("kcat", "-V").redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes());
-            p.waitFor(10, TimeUnit.SECONDS);
-            Matcher librdkafka = Pattern.compile("librdkafka ([0-9][0-9.]*)").matcher(out);
-            Matcher kcat = Pattern.compile("kcat - Apache Kafka producer and consumer tool")
-                    .matcher(out);
-            Assumptions.assumeTrue(kcat.find(), "kcat -V did not identify kcat:\n" + out);
-            Matcher kcatVersion = Pattern.compile("Version ([^ ]+)").matcher(out);
-            return new Kcat((kcatVersion.find() ? "kcat " + kcatVersion.group(1) : "kcat")
-                    + (librdkafka.find() ? ", librdkafka " + librdkafka.group(1) : ""));
-        } catch (IOException e) {
-            Assumptions.abort(
-                    "kcat is not installed (" + e.getMessage() + "): apt-get install kcat; .ci/run installs it");
-            throw new IllegalStateException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        Optional<String> out = ClientProcess.output(List.of("kcat", "-V"), Path.of("."), Duration.ofSeconds(10));
+        Assumptions.assumeTrue(
+                out.isPresent() && out.get().contains("kcat - Apache Kafka producer and consumer tool"),
+                "kcat is not installed: apt-get install kcat; .ci/run installs it");
+        Matcher kcat = Pattern.compile("Version ([^ ]+)").matcher(out.get());
+        Matcher librdkafka = Pattern.compile("librdkafka ([0-9][0-9.]*)").matcher(out.get());
+        return new Kcat((kcat.find() ? "kcat " + kcat.group(1) : "kcat")
+                + (librdkafka.find() ? ", librdkafka " + librdkafka.group(1) : ""));
     }
 
     @Override
@@ -63,25 +49,24 @@ final class Kcat implements ForeignClient {
 
     @Override
     public void produce(String bootstrap, String topic, List<String> lines, Path dir) {
-        ClientProcess.start(
-                        "kcat-producer",
-                        List.of(
-                                "kcat",
-                                "-b",
-                                bootstrap,
-                                "-P",
-                                "-t",
-                                topic,
-                                "-K",
-                                " ",
-                                "-X",
-                                "enable.idempotence=true",
-                                "-X",
-                                "acks=all"),
-                        dir,
-                        Map.of(),
-                        String.join("\n", lines) + "\n")
-                .awaitSuccess(Duration.ofSeconds(60));
+        ClientProcess.produce(
+                "kcat-producer",
+                List.of(
+                        "kcat",
+                        "-b",
+                        bootstrap,
+                        "-P",
+                        "-t",
+                        topic,
+                        "-K",
+                        " ",
+                        "-X",
+                        "enable.idempotence=true",
+                        "-X",
+                        "acks=all"),
+                dir,
+                Map.of(),
+                lines);
     }
 
     @Override

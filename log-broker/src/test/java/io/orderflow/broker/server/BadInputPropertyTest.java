@@ -7,6 +7,7 @@ import io.orderflow.broker.network.WireClient;
 import io.orderflow.broker.protocol.FrameMutation;
 import io.orderflow.broker.protocol.RequestCorpus;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,6 +34,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.AbstractResponse;
 import org.apache.kafka.common.requests.ApiVersionsRequest;
 import org.apache.kafka.common.requests.ApiVersionsResponse;
 import org.apache.kafka.common.requests.RequestHeader;
@@ -170,9 +172,15 @@ class BadInputPropertyTest {
                 .isEqualTo(acked);
     }
 
-    /** Writes every chunk, reconnecting whenever the broker has closed the connection; never reads. */
+    /**
+     * Writes every chunk, reconnecting whenever the broker has closed the connection. Valid requests sent before
+     * anything bad on a connection must be answered, each at its own version: a broker that dropped such a
+     * connection, or answered at another version, fails here. After the first bad chunk the answers are not read
+     * (what a broker does with a mangled frame is its own business, as long as it stays up and the data is safe).
+     */
     private static void send(List<Chunk> chunks) throws IOException {
         WireClient client = WireClient.connect(broker.broker().port());
+        boolean clean = true;
         try {
             for (Chunk chunk : chunks) {
                 try {
@@ -180,11 +188,35 @@ class BadInputPropertyTest {
                 } catch (IOException closedByBroker) {
                     client.close();
                     client = WireClient.connect(broker.broker().port());
+                    clean = true;
+                    continue;
+                }
+                if (clean && chunk instanceof Valid valid) {
+                    assertAnswered(client, valid.sample());
+                } else {
+                    clean = false;
                 }
             }
         } finally {
             client.close();
         }
+    }
+
+    private static void assertAnswered(WireClient client, RequestCorpus.Sample sample) throws IOException {
+        ByteBuffer frame;
+        try {
+            frame = client.receiveFrame();
+        } catch (IOException e) {
+            throw new AssertionError("The broker closed the connection instead of answering " + sample, e);
+        }
+        RequestHeader header = new RequestHeader(sample.api(), sample.version(), "corpus", sample.correlationId());
+        assertThat(frame.getInt(0))
+                .as("correlation id of the answer to %s", sample)
+                .isEqualTo(sample.correlationId());
+        AbstractResponse.parseResponse(frame, header);
+        assertThat(frame.remaining())
+                .as("bytes left after the answer to %s", sample)
+                .isZero();
     }
 
     /**

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.DeleteGroupsRequestData;
 import org.apache.kafka.common.message.DescribeGroupsRequestData;
@@ -186,7 +187,13 @@ final class GroupExchanges {
         String group = "matrix-heartbeat-v" + v;
         AtomicReference<String> memberId = new AtomicReference<>("");
         List<Exchange> exchanges = member(group, memberId);
-        exchanges.add(new Exchange(
+        exchanges.add(heartbeat(group, memberId::get, v, Errors.NONE));
+        exchanges.add(heartbeat(group, () -> "not-a-member", v, Errors.UNKNOWN_MEMBER_ID));
+        return exchanges;
+    }
+
+    private static Exchange heartbeat(String group, Supplier<String> memberId, short v, Errors expected) {
+        return new Exchange(
                 () -> request(
                         ApiKeys.HEARTBEAT,
                         new HeartbeatRequestData()
@@ -195,18 +202,7 @@ final class GroupExchanges {
                                 .setMemberId(memberId.get()),
                         v),
                 r -> assertThat(Errors.forCode(((HeartbeatResponse) r).data().errorCode()))
-                        .isEqualTo(Errors.NONE)));
-        exchanges.add(new Exchange(
-                () -> request(
-                        ApiKeys.HEARTBEAT,
-                        new HeartbeatRequestData()
-                                .setGroupId(group)
-                                .setGenerationId(1)
-                                .setMemberId("not-a-member"),
-                        v),
-                r -> assertThat(Errors.forCode(((HeartbeatResponse) r).data().errorCode()))
-                        .isEqualTo(Errors.UNKNOWN_MEMBER_ID)));
-        return exchanges;
+                        .isEqualTo(expected));
     }
 
     private List<Exchange> leaveGroup(short v) {
