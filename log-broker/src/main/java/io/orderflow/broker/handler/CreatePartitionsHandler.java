@@ -1,8 +1,10 @@
 package io.orderflow.broker.handler;
 
 import io.orderflow.broker.log.LogDirectory;
+import io.orderflow.broker.log.LogException;
 import java.util.HashSet;
 import java.util.Set;
+import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.InvalidReplicaAssignmentException;
 import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.message.CreatePartitionsRequestData;
@@ -51,7 +53,7 @@ public final class CreatePartitionsHandler implements ApiHandler<CreatePartition
                 } else {
                     logs.addPartitions(requested.name(), requested.count());
                 }
-            } catch (RuntimeException e) {
+            } catch (LogException | ApiException e) {
                 result.setErrorCode(ErrorTable.errorFor(e).code()).setErrorMessage(e.getMessage());
             }
             response.results().add(result);

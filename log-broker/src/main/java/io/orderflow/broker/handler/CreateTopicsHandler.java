@@ -1,10 +1,12 @@
 package io.orderflow.broker.handler;
 
 import io.orderflow.broker.log.LogDirectory;
+import io.orderflow.broker.log.LogException;
 import io.orderflow.broker.log.Topic;
 import io.orderflow.broker.log.TopicException;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
 import org.apache.kafka.common.message.CreateTopicsResponseData;
 import org.apache.kafka.common.protocol.Errors;
@@ -79,7 +81,7 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
                                             .setConfigSource(TopicConfigCatalog.topicSource(topic, k, logs.defaults())
                                                     .id())));
                 }
-            } catch (RuntimeException e) {
+            } catch (LogException | ApiException e) {
                 result.setErrorCode(ErrorTable.errorFor(e).code()).setErrorMessage(e.getMessage());
             }
             response.topics().add(result);

@@ -1,8 +1,10 @@
 package io.orderflow.broker.handler;
 
 import io.orderflow.broker.log.LogDirectory;
+import io.orderflow.broker.log.LogException;
 import io.orderflow.broker.log.PartitionLog;
 import java.util.Optional;
+import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.PolicyViolationException;
 import org.apache.kafka.common.message.DeleteRecordsRequestData;
 import org.apache.kafka.common.message.DeleteRecordsResponseData;
@@ -60,7 +62,7 @@ public final class DeleteRecordsHandler implements ApiHandler<DeleteRecordsReque
             }
             long offset = p.offset() == DeleteRecordsRequest.HIGH_WATERMARK ? log.highWatermark() : p.offset();
             return result.setLowWatermark(log.advanceLogStartOffset(offset));
-        } catch (RuntimeException e) {
+        } catch (LogException | ApiException e) {
             return result.setErrorCode(ErrorTable.errorFor(e).code());
         }
     }

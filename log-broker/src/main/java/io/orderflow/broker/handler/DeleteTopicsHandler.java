@@ -1,11 +1,13 @@
 package io.orderflow.broker.handler;
 
 import io.orderflow.broker.log.LogDirectory;
+import io.orderflow.broker.log.LogException;
 import io.orderflow.broker.log.Topic;
 import io.orderflow.broker.log.TopicException;
 import java.util.HashSet;
 import java.util.Set;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.message.DeleteTopicsRequestData.DeleteTopicState;
 import org.apache.kafka.common.message.DeleteTopicsResponseData;
@@ -53,7 +55,7 @@ public final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest
                 }
                 Topic deleted = byId ? deleteById(id) : logs.deleteTopic(name);
                 result.setName(deleted.name()).setTopicId(BrokerNode.kafkaId(deleted.id()));
-            } catch (RuntimeException e) {
+            } catch (LogException | ApiException e) {
                 result.setErrorCode(ErrorTable.errorFor(e).code()).setErrorMessage(e.getMessage());
             }
             response.responses().add(result);

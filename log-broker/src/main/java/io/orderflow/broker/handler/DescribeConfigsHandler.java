@@ -2,12 +2,14 @@ package io.orderflow.broker.handler;
 
 import io.orderflow.broker.log.LogConfig;
 import io.orderflow.broker.log.LogDirectory;
+import io.orderflow.broker.log.LogException;
 import io.orderflow.broker.log.Topic;
 import io.orderflow.broker.log.TopicException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.message.DescribeConfigsRequestData;
 import org.apache.kafka.common.message.DescribeConfigsResponseData;
@@ -62,7 +64,7 @@ public final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsR
                     configs.removeIf(c -> !keys.contains(c.name()));
                 }
                 result.setConfigs(configs);
-            } catch (RuntimeException e) {
+            } catch (LogException | ApiException e) {
                 result.setErrorCode(ErrorTable.errorFor(e).code()).setErrorMessage(e.getMessage());
             }
             response.results().add(result);

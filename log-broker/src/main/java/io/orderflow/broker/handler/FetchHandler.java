@@ -2,6 +2,7 @@ package io.orderflow.broker.handler;
 
 import io.orderflow.broker.log.FileRegion;
 import io.orderflow.broker.log.LogDirectory;
+import io.orderflow.broker.log.LogException;
 import io.orderflow.broker.log.LogReadResult;
 import io.orderflow.broker.log.PartitionLog;
 import io.orderflow.broker.log.Topic;
@@ -13,6 +14,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.protocol.Errors;
@@ -121,7 +123,7 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
                                         ? MemoryRecords.EMPTY
                                         : new UnalignedFileRecords(region.channel(), region.position(), region.size()));
                 total += region.size();
-            } catch (RuntimeException e) {
+            } catch (LogException | ApiException e) {
                 partition
                         .setErrorCode(ErrorTable.errorFor(e).code())
                         .setHighWatermark(t.log().highWatermark())

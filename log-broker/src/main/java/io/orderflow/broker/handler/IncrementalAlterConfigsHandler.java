@@ -2,6 +2,7 @@ package io.orderflow.broker.handler;
 
 import io.orderflow.broker.log.InvalidConfigException;
 import io.orderflow.broker.log.LogDirectory;
+import io.orderflow.broker.log.LogException;
 import io.orderflow.broker.log.Topic;
 import io.orderflow.broker.log.TopicException;
 import java.util.ArrayList;
@@ -13,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.clients.admin.AlterConfigOp.OpType;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData;
 import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData.AlterConfigsResource;
@@ -68,7 +70,7 @@ public final class IncrementalAlterConfigsHandler implements ApiHandler<Incremen
                                 + resource.resourceType() + ") for " + resource.resourceName()
                                 + ": this broker alters TOPIC configs only");
                 }
-            } catch (RuntimeException e) {
+            } catch (LogException | ApiException e) {
                 result.setErrorCode(ErrorTable.errorFor(e).code()).setErrorMessage(e.getMessage());
             }
             response.responses().add(result);

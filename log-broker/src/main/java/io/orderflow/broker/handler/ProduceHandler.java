@@ -2,6 +2,7 @@ package io.orderflow.broker.handler;
 
 import io.orderflow.broker.log.AppendResult;
 import io.orderflow.broker.log.LogDirectory;
+import io.orderflow.broker.log.LogException;
 import io.orderflow.broker.log.PartitionLog;
 import io.orderflow.broker.log.RecordWithoutKeyException;
 import io.orderflow.broker.log.Topic;
@@ -13,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.protocol.Errors;
@@ -101,7 +103,7 @@ public final class ProduceHandler implements PipelinedApiHandler<ProduceRequest>
                             .setRecordErrors(List.of(new ProduceResponseData.BatchIndexAndErrorMessage()
                                     .setBatchIndex(e.recordIndex())
                                     .setBatchIndexErrorMessage(e.getMessage())));
-                } catch (RuntimeException e) {
+                } catch (LogException | ApiException e) {
                     partitionResponse
                             .setErrorCode(ErrorTable.errorFor(e).code())
                             .setErrorMessage(e.getMessage());

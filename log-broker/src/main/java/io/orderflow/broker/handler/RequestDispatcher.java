@@ -152,14 +152,21 @@ public final class RequestDispatcher {
         }
     }
 
-    /** A handler failed unexpectedly: recorded, and answered with {@link ErrorTable}'s code. */
+    /**
+     * A handler threw: answered with {@link ErrorTable}'s code. A failure the table has no code for is a bug and
+     * recorded as one; so is a storage failure, the broker's own trouble. A failure it names (the client's bad
+     * request, a policy) is just the answer.
+     */
     private AbstractResponse failed(DecodedRequest request, ClientInfo client, RuntimeException e) {
-        faults.record(
-                RequestFaults.Stage.HANDLE,
-                request.header().apiKey(),
-                request.header().apiVersion(),
-                client,
-                e);
+        Errors error = ErrorTable.errorFor(e);
+        if (error == Errors.UNKNOWN_SERVER_ERROR || error == Errors.KAFKA_STORAGE_ERROR) {
+            faults.record(
+                    RequestFaults.Stage.HANDLE,
+                    request.header().apiKey(),
+                    request.header().apiVersion(),
+                    client,
+                    e);
+        }
         return request.body().getErrorResponse(ErrorTable.exceptionFor(e));
     }
 

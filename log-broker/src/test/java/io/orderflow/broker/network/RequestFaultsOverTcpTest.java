@@ -160,9 +160,10 @@ class RequestFaultsOverTcpTest {
         assertThat(faults.counts())
                 .containsExactly(java.util.Map.entry(
                         new RequestFaults.Key(ApiKeys.CREATE_TOPICS, (short) 7, RequestFaults.Stage.HANDLE), 2L));
-        assertThat(logged.list).singleElement().satisfies(e -> assertThat(e.getThrowableProxy()
-                        .getClassName())
-                .isEqualTo(NullPointerException.class.getName()));
+        assertThat(logged.list)
+                .singleElement()
+                .satisfies(e -> assertThat(e.getThrowableProxy().getClassName())
+                        .isEqualTo(NullPointerException.class.getName()));
     }
 
     @Test
