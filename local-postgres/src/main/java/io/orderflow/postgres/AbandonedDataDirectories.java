@@ -106,6 +106,26 @@ final class AbandonedDataDirectories {
         return true;
     }
 
+    /**
+     * Stops the postmaster still running in a kept cluster whose owner died without stopping it (SIGTERM, then
+     * SIGKILL after {@link #STOP_TIMEOUT}; committed data is in its WAL either way); fails if it will not stop.
+     */
+    static void stopOrphanedPostmaster(Path dataDirectory) {
+        Optional<ProcessHandle> postmaster = runningPostmaster(dataDirectory);
+        if (postmaster.isEmpty()) {
+            return;
+        }
+        if (!stop(postmaster.get())) {
+            throw new IllegalStateException(
+                    "A PostgreSQL (pid " + postmaster.get().pid() + ") still runs in " + dataDirectory
+                            + " and did not stop within " + STOP_TIMEOUT);
+        }
+        log.info(
+                "Stopped the PostgreSQL (pid {}) an earlier run left running in {}",
+                postmaster.get().pid(),
+                dataDirectory);
+    }
+
     /** The postmaster named in the directory's {@code postmaster.pid}, if it is alive and runs postgres. */
     static Optional<ProcessHandle> runningPostmaster(Path dataDirectory) {
         OptionalLong pid = postmasterPid(dataDirectory);

@@ -18,12 +18,14 @@ import org.slf4j.LoggerFactory;
  * <pre>
  * directory/
  *   binaries/PG-&lt;md5&gt;/      unpacked once from the binaries jar; reused by later starts
- *   data/&lt;pid&gt;-&lt;n&gt;/         one data directory per running server, named after the owning JVM; deleted on close
+ *   data/&lt;pid&gt;-&lt;n&gt;/         a fresh server's data directory, named after the owning JVM; deleted on close
+ *   cluster/                 the data directory of {@link EmbeddedMode#KEPT}: created once, reused by every start
  *   postgres.log             initdb, pg_ctl and server output (appended), kept out of the test or launcher output
  * </pre>
  *
- * <p>The server listens on loopback only ({@code listen_addresses=localhost}, no Unix socket), has the superuser
- * {@code postgres} with trust authentication, and starts with a fresh {@code initdb}: nothing survives a stop.
+ * <p>The server listens on loopback only ({@code listen_addresses=localhost}, no Unix socket) and has the superuser
+ * {@code postgres} with trust authentication. Whether it fsyncs its commits and whether its data survives a stop is
+ * its {@link EmbeddedMode}: durable by default, fresh for benchmarks, unsynced only for tests.
  * When the JVM runs as root, zonky runs initdb/pg_ctl under {@code unshare -U} (PostgreSQL refuses to run as
  * root). Abandoned data directories of dead JVMs are reclaimed before each start, see
  * {@link AbandonedDataDirectories}. Outside the directory zonky only creates an empty {@code /tmp/embedded-pg}
@@ -43,11 +45,17 @@ final class EmbeddedServer implements AutoCloseable {
     private final EmbeddedPostgres postgres;
     private final Path dataDirectory;
     private final Path logFile;
+    private final EmbeddedMode mode;
 
-    private EmbeddedServer(EmbeddedPostgres postgres, Path dataDirectory, Path logFile) {
+    private EmbeddedServer(EmbeddedPostgres postgres, Path dataDirectory, Path logFile, EmbeddedMode mode) {
         this.postgres = postgres;
         this.dataDirectory = dataDirectory;
         this.logFile = logFile;
+        this.mode = mode;
+    }
+
+    EmbeddedMode mode() {
+        return mode;
     }
 
     static Path logFile(Path directory) {
@@ -58,41 +66,80 @@ final class EmbeddedServer implements AutoCloseable {
         return directory.resolve("data");
     }
 
-    /** Starts a server under the directory, on the given port or, for 0, a free one. */
-    static EmbeddedServer start(Path directory, int port) {
+    static Path keptCluster(Path directory) {
+        return directory.resolve("cluster");
+    }
+
+    /** Starts a server under the directory, on the given port or, for 0, a free one, in {@code mode}. */
+    static EmbeddedServer start(Path directory, int port, EmbeddedMode mode) {
         long startedAt = System.nanoTime();
         Path dataDirectory = null;
         try {
             Files.createDirectories(dataRoot(directory));
             new AbandonedDataDirectories(dataRoot(directory)).reclaim();
-            dataDirectory = newDataDirectory(dataRoot(directory));
+            if (mode.kept()) {
+                dataDirectory = Files.createDirectories(keptCluster(directory));
+                claimKeptCluster(directory, dataDirectory);
+            } else {
+                dataDirectory = newDataDirectory(dataRoot(directory));
+            }
             Redirect output = Redirect.appendTo(logFile(directory).toFile());
-            EmbeddedPostgres postgres = EmbeddedPostgres.builder()
+            EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                     .setOverrideWorkingDirectory(directory.resolve("binaries").toFile())
                     .setDataDirectory(dataDirectory)
-                    .setCleanDataDirectory(true)
+                    .setCleanDataDirectory(!mode.kept())
                     .setRegisterShutdownHook(false)
                     .setPort(port)
                     .setServerConfig("listen_addresses", "localhost")
                     .setServerConfig("unix_socket_directories", "")
                     .setOutputRedirector(output)
                     .setErrorRedirector(output)
-                    .setPGStartupWait(STARTUP_WAIT)
-                    .start();
-            EmbeddedServer server = new EmbeddedServer(postgres, dataDirectory, logFile(directory));
+                    .setPGStartupWait(STARTUP_WAIT);
+            if (mode.durable()) {
+                // After the library's -F on the postmaster's command line, so these win (see EmbeddedMode).
+                builder.setServerConfig("fsync", "on")
+                        .setServerConfig("synchronous_commit", "on")
+                        .setServerConfig("full_page_writes", "on");
+            }
+            EmbeddedPostgres postgres = builder.start();
+            EmbeddedServer server = new EmbeddedServer(postgres, dataDirectory, logFile(directory), mode);
             log.info(
-                    "Embedded PostgreSQL started on port {} in {} ms (data {}, log {})",
+                    "Embedded PostgreSQL started on port {} in {} ms ({}, data {}, log {})",
                     postgres.getPort(),
                     Duration.ofNanos(System.nanoTime() - startedAt).toMillis(),
+                    mode,
                     dataDirectory,
                     logFile(directory));
             return server;
         } catch (IOException | RuntimeException e) {
-            if (dataDirectory != null) {
+            if (dataDirectory != null && !mode.kept()) {
                 AbandonedDataDirectories.discard(dataDirectory);
             }
             throw PostgresUnavailableException.embeddedStartFailed(directory, port, e);
         }
+    }
+
+    /**
+     * Makes this JVM the owner of the kept cluster ({@code cluster.owner} holds the owner's pid). A live owner means
+     * another launcher uses it: refused. A postmaster still running for a dead owner outlived a launcher killed with
+     * SIGKILL: stopped (its commits are in the WAL), so that this start can own the cluster.
+     */
+    private static void claimKeptCluster(Path directory, Path cluster) throws IOException {
+        Path ownerFile = directory.resolve("cluster.owner");
+        long self = ProcessHandle.current().pid();
+        if (Files.isRegularFile(ownerFile)) {
+            String text = Files.readString(ownerFile).strip();
+            if (text.matches("\\d+")) {
+                long owner = Long.parseLong(text);
+                if (owner != self
+                        && ProcessHandle.of(owner).map(ProcessHandle::isAlive).orElse(false)) {
+                    throw new IllegalStateException(
+                            "The PostgreSQL cluster " + cluster + " is in use by process " + owner);
+                }
+            }
+        }
+        AbandonedDataDirectories.stopOrphanedPostmaster(cluster);
+        Files.writeString(ownerFile, Long.toString(self));
     }
 
     private static Path newDataDirectory(Path dataRoot) throws IOException {
@@ -123,7 +170,7 @@ final class EmbeddedServer implements AutoCloseable {
         return PostgresUrl.local(port(), "postgres");
     }
 
-    /** Stops the server ({@code pg_ctl stop -m fast}) and deletes its data directory. */
+    /** Stops the server ({@code pg_ctl stop -m fast}) and, unless its mode keeps it, deletes its data directory. */
     @Override
     public void close() {
         try {

@@ -29,8 +29,13 @@ import org.slf4j.LoggerFactory;
  * the JVM the method is serialised, across JVMs the check-then-create runs under a PostgreSQL advisory lock
  * (scoped to the admin database), and "already exists" from anyone else still counts as success.
  *
+ * <p><b>Durability.</b> An embedded server runs in an {@link EmbeddedMode}: {@code KEPT} (the platform: fsync on,
+ * data kept across starts), {@code FRESH} (benchmarks: fsync on, a new cluster each start) or {@code FRESH_UNSYNCED}
+ * (tests only: fsync off). {@link #durabilitySettings()} reads what the server really runs with.
+ *
  * <p><b>Stopping and crashes.</b> {@link #close()} is idempotent; for an embedded server it runs
- * {@code pg_ctl stop -m fast} and deletes the data directory, and a JVM shutdown hook does the same if nobody
+ * {@code pg_ctl stop -m fast} and deletes the data directory unless the mode keeps it, and a JVM shutdown hook
+ * does the same if nobody
  * called it. If the JVM is killed so that no hook runs, the orphaned postmaster and its data directory are
  * reclaimed by the next embedded start under the same directory ({@link AbandonedDataDirectories}); the binaries
  * stay unpacked for reuse.
@@ -63,21 +68,26 @@ public final class LocalPostgres implements AutoCloseable {
         this.shutdownHook = new Thread(this::close, "local-postgres-shutdown");
     }
 
-    /** Uses the server configured for this JVM, or starts an embedded one under the directory on a free port. */
-    public static LocalPostgres start(Path embeddedDirectory) {
-        return start(PostgresConfiguration.fromEnvironment(), embeddedDirectory, 0);
+    /**
+     * Uses the server configured for this JVM, or starts an embedded one in {@code mode} under the directory on a
+     * free port.
+     */
+    public static LocalPostgres start(Path embeddedDirectory, EmbeddedMode mode) {
+        return start(PostgresConfiguration.fromEnvironment(), embeddedDirectory, 0, mode);
     }
 
     /**
-     * Uses the configured server, or starts an embedded one under the directory on the port (0: any free port).
-     * The directory and port are ignored when a server is configured.
+     * Uses the configured server, or starts an embedded one in {@code mode} under the directory on the port (0: any
+     * free port). The directory, port and mode are ignored when a server is configured: it runs as its owner set it
+     * up ({@link #durabilitySettings()} tells how).
      */
-    public static LocalPostgres start(PostgresConfiguration configuration, Path embeddedDirectory, int embeddedPort) {
+    public static LocalPostgres start(
+            PostgresConfiguration configuration, Path embeddedDirectory, int embeddedPort, EmbeddedMode mode) {
         if (configuration.serverUrl().isPresent()) {
             return useConfigured(configuration.serverUrl().get(), configuration.user(), configuration.password());
         }
         Path directory = embeddedDirectory.toAbsolutePath().normalize();
-        EmbeddedServer server = EmbeddedServer.start(directory, embeddedPort);
+        EmbeddedServer server = EmbeddedServer.start(directory, embeddedPort, mode);
         LocalPostgres postgres =
                 new LocalPostgres(server.adminUrl(), PostgresConfiguration.DEFAULT_USER, "", Optional.of(server));
         Runtime.getRuntime().addShutdownHook(postgres.shutdownHook);
@@ -157,7 +167,10 @@ public final class LocalPostgres implements AutoCloseable {
         return user;
     }
 
-    /** Where the embedded server keeps its data (deleted on close); empty for a configured server. */
+    /**
+     * Where the embedded server keeps its data (deleted on close unless its mode keeps it); empty for a configured
+     * server.
+     */
     public Optional<Path> embeddedDataDirectory() {
         return embedded.map(EmbeddedServer::dataDirectory);
     }
@@ -165,6 +178,29 @@ public final class LocalPostgres implements AutoCloseable {
     /** The embedded server's log (initdb, pg_ctl and server output); empty for a configured server. */
     public Optional<Path> embeddedLogFile() {
         return embedded.map(EmbeddedServer::logFile);
+    }
+
+    /**
+     * The settings that decide whether a commit survives a power cut, as the server runs with them, e.g.
+     * {@code fsync=on, synchronous_commit=on, full_page_writes=on}: for the launcher and the benchmarks to print.
+     */
+    public String durabilitySettings() {
+        StringBuilder text = new StringBuilder();
+        try (Connection connection = connectAdmin();
+                Statement statement = connection.createStatement()) {
+            for (String setting : new String[] {"fsync", "synchronous_commit", "full_page_writes"}) {
+                try (ResultSet row = statement.executeQuery("show " + setting)) {
+                    row.next();
+                    text.append(text.isEmpty() ? "" : ", ")
+                            .append(setting)
+                            .append('=')
+                            .append(row.getString(1));
+                }
+            }
+        } catch (SQLException e) {
+            throw PostgresUnavailableException.unreachable(adminUrl.toString(), user, e);
+        }
+        return text.toString();
     }
 
     /** The server's {@code server_version}, e.g. {@code 17.7}. */
@@ -180,7 +216,7 @@ public final class LocalPostgres implements AutoCloseable {
     }
 
     /**
-     * Stops the embedded server and deletes its data; leaves a configured server alone. Idempotent; a second
+     * Stops the embedded server and deletes its data unless its mode keeps it; leaves a configured server alone. Idempotent; a second
      * caller (say, the shutdown hook) returns once the server is stopped, not before.
      */
     @Override

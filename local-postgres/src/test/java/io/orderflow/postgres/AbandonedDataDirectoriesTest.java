@@ -18,7 +18,8 @@ class AbandonedDataDirectoriesTest {
 
     @Test
     void stopsTheOrphanedPostmasterOfADeadOwnerAndDeletesItsDirectory() throws SQLException {
-        EmbeddedServer server = EmbeddedServer.start(LocalPostgresTest.EMBEDDED_DIRECTORY, 0);
+        EmbeddedServer server =
+                EmbeddedServer.start(LocalPostgresTest.EMBEDDED_DIRECTORY, 0, EmbeddedMode.FRESH_UNSYNCED);
         Path dataDirectory = server.dataDirectory();
         ProcessHandle postmaster =
                 AbandonedDataDirectories.runningPostmaster(dataDirectory).orElseThrow();

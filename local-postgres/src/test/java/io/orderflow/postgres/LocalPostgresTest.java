@@ -29,7 +29,8 @@ class LocalPostgresTest {
 
     @BeforeAll
     static void startEmbeddedServer() {
-        postgres = LocalPostgres.start(PostgresConfiguration.embedded(), EMBEDDED_DIRECTORY, 0);
+        postgres = LocalPostgres.start(
+                PostgresConfiguration.embedded(), EMBEDDED_DIRECTORY, 0, EmbeddedMode.FRESH_UNSYNCED);
     }
 
     @AfterAll
@@ -69,7 +70,10 @@ class LocalPostgresTest {
     void createsTheSameDatabaseConcurrentlyFromTwoInstancesWithoutError() throws Exception {
         // A second instance on the same server stands in for a second JVM: it does not share the first one's lock.
         try (LocalPostgres sameServer = LocalPostgres.start(
-                PostgresConfiguration.server(postgres.adminJdbcUrl(), postgres.user(), ""), EMBEDDED_DIRECTORY, 0)) {
+                PostgresConfiguration.server(postgres.adminJdbcUrl(), postgres.user(), ""),
+                EMBEDDED_DIRECTORY,
+                0,
+                EmbeddedMode.FRESH_UNSYNCED)) {
             int callers = 8;
             CountDownLatch startTogether = new CountDownLatch(1);
             ExecutorService executor = Executors.newFixedThreadPool(callers);
@@ -95,7 +99,8 @@ class LocalPostgresTest {
 
     @Test
     void closeStopsTheServerDeletesItsDataAndIsIdempotent() {
-        LocalPostgres own = LocalPostgres.start(PostgresConfiguration.embedded(), EMBEDDED_DIRECTORY, 0);
+        LocalPostgres own = LocalPostgres.start(
+                PostgresConfiguration.embedded(), EMBEDDED_DIRECTORY, 0, EmbeddedMode.FRESH_UNSYNCED);
         PostgresDatabase database = own.database("analytics-service");
         Path dataDirectory = own.embeddedDataDirectory().orElseThrow();
 
@@ -113,7 +118,10 @@ class LocalPostgresTest {
     @Test
     void closingAConfiguredServerLeavesItRunning() throws SQLException {
         LocalPostgres configured = LocalPostgres.start(
-                PostgresConfiguration.server(postgres.adminJdbcUrl(), postgres.user(), ""), EMBEDDED_DIRECTORY, 0);
+                PostgresConfiguration.server(postgres.adminJdbcUrl(), postgres.user(), ""),
+                EMBEDDED_DIRECTORY,
+                0,
+                EmbeddedMode.FRESH_UNSYNCED);
 
         configured.close();
 
@@ -127,7 +135,10 @@ class LocalPostgresTest {
         String unreachable = "jdbc:postgresql://localhost:1/postgres?connectTimeout=5";
 
         assertThatThrownBy(() -> LocalPostgres.start(
-                        PostgresConfiguration.server(unreachable, "postgres", ""), EMBEDDED_DIRECTORY, 0))
+                        PostgresConfiguration.server(unreachable, "postgres", ""),
+                        EMBEDDED_DIRECTORY,
+                        0,
+                        EmbeddedMode.FRESH_UNSYNCED))
                 .isInstanceOf(PostgresUnavailableException.class)
                 .hasMessageContaining(unreachable)
                 .hasMessageContaining("orderflow.postgres.url");

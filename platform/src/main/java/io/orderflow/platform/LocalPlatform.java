@@ -3,6 +3,7 @@ package io.orderflow.platform;
 import io.orderflow.broker.server.Broker;
 import io.orderflow.broker.server.BrokerConfig;
 import io.orderflow.contracts.Topics;
+import io.orderflow.postgres.EmbeddedMode;
 import io.orderflow.postgres.LocalPostgres;
 import io.orderflow.postgres.PostgresConfiguration;
 import io.orderflow.postgres.PostgresDatabase;
@@ -73,8 +74,8 @@ public final class LocalPlatform implements AutoCloseable {
     public static LocalPlatform start(PostgresConfiguration configuration, LaunchOptions options) {
         Broker broker = startBroker(options);
         try {
-            LocalPostgres postgres =
-                    LocalPostgres.start(configuration, options.postgresDirectory(), options.postgresPort());
+            LocalPostgres postgres = LocalPostgres.start(
+                    configuration, options.postgresDirectory(), options.postgresPort(), EmbeddedMode.KEPT);
             try {
                 List<PostgresDatabase> databases =
                         SERVICES.stream().map(postgres::database).toList();

@@ -38,7 +38,8 @@ final class StartupReport {
                         postgres.isEmbedded()
                                 ? "  embedded, started by this launcher, stopped with it\n"
                                 : "  configured (orderflow.postgres.url / ORDERFLOW_POSTGRES_URL), left running on stop\n");
-        postgres.embeddedDataDirectory().ifPresent(data -> row(report, "data", data + "  (deleted on stop)"));
+        row(report, "durability", postgres.durabilitySettings());
+        postgres.embeddedDataDirectory().ifPresent(data -> row(report, "data", data + "  (kept across restarts)"));
         postgres.embeddedLogFile().ifPresent(log -> row(report, "log", log.toString()));
         row(report, "admin", postgres.adminJdbcUrl() + "  user " + postgres.user());
         report.append('\n');

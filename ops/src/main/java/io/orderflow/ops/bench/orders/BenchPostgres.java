@@ -1,5 +1,6 @@
 package io.orderflow.ops.bench.orders;
 
+import io.orderflow.postgres.EmbeddedMode;
 import io.orderflow.postgres.LocalPostgres;
 import io.orderflow.postgres.PostgresConfiguration;
 import io.orderflow.postgres.PostgresDatabase;
@@ -16,12 +17,11 @@ import java.util.OptionalLong;
  * the server {@code ORDERFLOW_POSTGRES_URL} names), with a fresh, empty order-service database for each start of the
  * stack: order-service's Flyway creates the schema in it, and it is dropped afterwards.
  *
- * <p><b>Durability.</b> The embedded server's library (zonky) starts the postmaster with {@code -F} (fsync off) and
- * {@code -c synchronous_commit=off}. Command-line settings outrank {@code ALTER SYSTEM}, so fsync stays off on the
- * embedded server: commits reach the kernel's page cache, not the disk, and PostgreSQL's share of the cost of an
- * order is understated. {@code synchronous_commit} can be set per database, and is, for each run's database
- * ({@code on}, PostgreSQL's default, unless asked otherwise). {@link #describe} prints what the run's database really
- * has. A server given with {@code ORDERFLOW_POSTGRES_URL} runs with its own settings.
+ * <p><b>Durability.</b> The embedded server runs durable ({@link EmbeddedMode#FRESH}: fsync on,
+ * {@code synchronous_commit=on}, a new cluster for the run), as the platform's does, so PostgreSQL's cost per order
+ * is the real one. {@code synchronous_commit} is also set per run database ({@code on}, PostgreSQL's default, unless
+ * asked otherwise). {@link #describe} prints what the run's database really has. A server given with
+ * {@code ORDERFLOW_POSTGRES_URL} runs with its own settings.
  *
  * <p>Not thread-safe.
  */
@@ -35,7 +35,7 @@ final class BenchPostgres implements AutoCloseable {
     }
 
     static BenchPostgres start(Path directory, String synchronousCommit) {
-        return new BenchPostgres(LocalPostgres.start(directory), synchronousCommit);
+        return new BenchPostgres(LocalPostgres.start(directory, EmbeddedMode.FRESH), synchronousCommit);
     }
 
     /** Version and the settings that matter for commit latency, as a session of {@code database} sees them. */
@@ -45,9 +45,14 @@ final class BenchPostgres implements AutoCloseable {
                 .append(postgres.serverVersion());
         try (Connection connection = database.connect();
                 Statement statement = connection.createStatement()) {
-            for (String setting :
-                    new String[] {"fsync", "synchronous_commit", "wal_sync_method", "shared_buffers", "max_connections"
-                    }) {
+            for (String setting : new String[] {
+                "fsync",
+                "synchronous_commit",
+                "full_page_writes",
+                "wal_sync_method",
+                "shared_buffers",
+                "max_connections"
+            }) {
                 try (ResultSet row = statement.executeQuery("SHOW " + setting)) {
                     row.next();
                     text.append(", ").append(setting).append('=').append(row.getString(1));
