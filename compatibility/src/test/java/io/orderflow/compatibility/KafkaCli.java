@@ -1,6 +1,6 @@
 package io.orderflow.compatibility;
 
-import io.orderflow.ops.bench.kafkaperf.ChildProcesses;
+import io.orderflow.process.ChildProcesses;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;

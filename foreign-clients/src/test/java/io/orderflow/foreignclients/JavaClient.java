@@ -1,6 +1,6 @@
 package io.orderflow.foreignclients;
 
-import io.orderflow.ops.bench.kafkaperf.ChildProcesses;
+import io.orderflow.process.ChildProcesses;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -131,10 +131,13 @@ final class EmbeddedServer implements AutoCloseable {
             String text = Files.readString(ownerFile).strip();
             if (text.matches("\\d+")) {
                 long owner = Long.parseLong(text);
-                if (owner != self
-                        && ProcessHandle.of(owner).map(ProcessHandle::isAlive).orElse(false)) {
-                    throw new IllegalStateException(
-                            "The PostgreSQL cluster " + cluster + " is in use by process " + owner);
+                boolean ownerAlive =
+                        ProcessHandle.of(owner).map(ProcessHandle::isAlive).orElse(false);
+                boolean serving =
+                        AbandonedDataDirectories.runningPostmaster(cluster).isPresent();
+                if (ownerAlive && (owner != self || serving)) {
+                    throw new IllegalStateException("The PostgreSQL cluster " + cluster + " is in use by process "
+                            + owner + (owner == self ? " (this one)" : ""));
                 }
             }
         }

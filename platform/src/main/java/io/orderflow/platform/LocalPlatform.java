@@ -7,9 +7,7 @@ import io.orderflow.postgres.EmbeddedMode;
 import io.orderflow.postgres.LocalPostgres;
 import io.orderflow.postgres.PostgresConfiguration;
 import io.orderflow.postgres.PostgresDatabase;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
+import io.orderflow.process.ServiceProcess;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -110,25 +108,30 @@ public final class LocalPlatform implements AutoCloseable {
         }
         List<ServiceProcess> started = new ArrayList<>();
         try {
-            started.add(ServiceProcess.start(
-                    "order-service",
-                    quarkusApp(options, "order-service"),
-                    portOrFree(options.orderServicePort()),
-                    database,
-                    logs.resolve("order-service.log")));
-            Map<String, String> relay = new LinkedHashMap<>(database);
-            relay.put("kafka.bootstrap.servers", bootstrapServers);
-            started.add(ServiceProcess.start(
-                    "outbox-relay",
-                    quarkusApp(options, "outbox-relay"),
-                    portOrFree(options.relayPort()),
-                    relay,
-                    logs.resolve("outbox-relay.log")));
+            started.add(service("order-service", options, options.orderServicePort(), logs)
+                    .properties(database)
+                    .start());
+            started.add(service("outbox-relay", options, options.relayPort(), logs)
+                    .properties(database)
+                    .property("kafka.bootstrap.servers", bootstrapServers)
+                    .start());
             return List.copyOf(started);
         } catch (RuntimeException e) {
             started.reversed().forEach(ServiceProcess::close);
             throw e;
         }
+    }
+
+    /**
+     * A service of the platform: listening on every interface, as it would on a server, with its log and pid file
+     * under {@code .orderflow/logs} (the pid file lets the next launcher stop it if this one is killed).
+     */
+    private static ServiceProcess.Builder service(String module, LaunchOptions options, int port, Path logs) {
+        return ServiceProcess.builder(module, quarkusApp(options, module))
+                .jvmOptions(List.of("-Xmx256m"))
+                .http("0.0.0.0", port)
+                .logFile(logs.resolve(module + ".log"))
+                .pidFile(logs.resolve(module + ".pid"));
     }
 
     private static Path quarkusApp(LaunchOptions options, String module) {
@@ -146,17 +149,6 @@ public final class LocalPlatform implements AutoCloseable {
             }
         } catch (InterruptedException | TimeoutException e) {
             throw new IllegalStateException("Cannot create the topic " + Topics.ORDERS + ": " + e, e);
-        }
-    }
-
-    private static int portOrFree(int port) {
-        if (port != 0) {
-            return port;
-        }
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("no free port for a service", e);
         }
     }
 

@@ -2,6 +2,7 @@ package io.orderflow.platform;
 
 import io.orderflow.postgres.LocalPostgres;
 import io.orderflow.postgres.PostgresDatabase;
+import io.orderflow.process.ServiceProcess;
 
 /** What the launcher tells the developer once everything is up: what runs where, and what does not exist yet. */
 final class StartupReport {

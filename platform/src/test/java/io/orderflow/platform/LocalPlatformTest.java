@@ -133,14 +133,21 @@ class LocalPlatformTest {
     }
 
     @Test
-    void closeStopsTheBrokerCleanlyAndPostgresDeletingItsData(@TempDir Path brokerDirectory) throws Exception {
-        LocalPlatform own = LocalPlatform.start(PostgresConfiguration.embedded(), options(brokerDirectory));
+    void closeStopsTheBrokerAndPostgresCleanlyAndARestartFindsBothData(
+            @TempDir Path brokerDirectory, @TempDir Path postgresDirectory) throws Exception {
+        LaunchOptions options = new LaunchOptions(false, postgresDirectory, 0, brokerDirectory, 0, 0);
+        LocalPlatform own = LocalPlatform.start(PostgresConfiguration.embedded(), options);
         PostgresDatabase orders = own.databases().getFirst();
         Path data = own.postgres().embeddedDataDirectory().orElseThrow();
         int brokerPort = own.broker().port();
         int metricsPort = own.broker().metricsPort();
         createTopic(own, "orders");
         produce(own, "orders", "order-1", "created");
+        try (Connection connection = orders.connect();
+                Statement statement = connection.createStatement()) {
+            statement.execute("create table kept (id int)");
+            statement.execute("insert into kept values (42)");
+        }
 
         own.close();
         own.close();
@@ -150,7 +157,16 @@ class LocalPlatformTest {
         assertThat(brokerDirectory.resolve("orders-0").resolve("clean-shutdown"))
                 .exists();
         assertThatThrownBy(orders::connect).isInstanceOf(SQLException.class);
-        assertThat(data).doesNotExist();
+        assertThat(data.resolve("PG_VERSION")).exists();
+
+        try (LocalPlatform again = LocalPlatform.start(PostgresConfiguration.embedded(), options);
+                Connection connection = again.databases().getFirst().connect();
+                Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("select id from kept")) {
+            assertThat(again.postgres().embeddedDataDirectory()).contains(data);
+            assertThat(rows.next()).isTrue();
+            assertThat(rows.getInt(1)).isEqualTo(42);
+        }
     }
 
     @Test

@@ -8,6 +8,7 @@ import io.orderflow.contracts.EventCodec;
 import io.orderflow.contracts.EventEnvelope;
 import io.orderflow.contracts.Topics;
 import io.orderflow.postgres.PostgresConfiguration;
+import io.orderflow.process.ServiceProcess;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

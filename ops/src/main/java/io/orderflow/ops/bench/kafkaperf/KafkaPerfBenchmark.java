@@ -4,6 +4,7 @@ import io.orderflow.ops.bench.kafkaperf.Measure.AtLeastTimesKafka;
 import io.orderflow.ops.bench.kafkaperf.Measure.AtMost;
 import io.orderflow.ops.bench.kafkaperf.Measure.AtMostTimesKafka;
 import io.orderflow.ops.bench.kafkaperf.PerfTools.ToolFailedException;
+import io.orderflow.process.ChildProcesses;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,5 +1,6 @@
 package io.orderflow.ops.bench.kafkaperf;
 
+import io.orderflow.process.ChildProcesses;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -2,10 +2,11 @@ package io.orderflow.ops.bench.orders;
 
 import io.orderflow.ops.bench.kafkaperf.ApacheKafkaLauncher;
 import io.orderflow.ops.bench.kafkaperf.BrokerLauncher;
-import io.orderflow.ops.bench.kafkaperf.ChildProcesses;
 import io.orderflow.ops.bench.kafkaperf.OrderflowBrokerLauncher;
 import io.orderflow.ops.bench.kafkaperf.RunningBroker;
 import io.orderflow.postgres.PostgresDatabase;
+import io.orderflow.process.ChildProcesses;
+import io.orderflow.process.ServiceProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
@@ -188,18 +189,17 @@ public final class OrdersBenchmark {
         Map<String, String> datasource = datasource(database);
         Map<String, String> relayConfig = new LinkedHashMap<>(datasource);
         relayConfig.put("kafka.bootstrap.servers", running.bootstrapServers());
-        try (QuarkusService orders = QuarkusService.start(
-                        "order-service",
-                        options.orderService(),
-                        options.orderServiceJvmOptions(),
-                        datasource,
-                        logDir.resolve(label + "-order-service.log"));
-                QuarkusService relay = QuarkusService.start(
-                        "outbox-relay",
-                        options.relay(),
-                        List.of(),
-                        relayConfig,
-                        logDir.resolve(label + "-outbox-relay.log"));
+        try (ServiceProcess orders = ServiceProcess.builder(
+                                "order-service", options.orderService().resolve("quarkus-run.jar"))
+                        .jvmOptions(options.orderServiceJvmOptions())
+                        .properties(datasource)
+                        .logFile(logDir.resolve(label + "-order-service.log"))
+                        .start();
+                ServiceProcess relay = ServiceProcess.builder(
+                                "outbox-relay", options.relay().resolve("quarkus-run.jar"))
+                        .properties(relayConfig)
+                        .logFile(logDir.resolve(label + "-outbox-relay.log"))
+                        .start();
                 OrderEventsReader reader = OrderEventsReader.start(running.bootstrapServers(), OrdersTopic.NAME);
                 BacklogSampler backlog = BacklogSampler.start(database);
                 // One generator per start, closed before the services (resources close in reverse): its event loop

@@ -1,4 +1,4 @@
-package io.orderflow.ops.bench.kafkaperf;
+package io.orderflow.process;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -9,11 +9,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Every JVM the benchmark starts (brokers, Kafka's tools) is started here, so that none outlives it: on a normal
- * end each is stopped by its owner, and if the benchmark is interrupted (Ctrl-C, SIGTERM) its shutdown hook calls
- * {@link #stopAll}. {@code ops/bench/kafka-perf} additionally stops the whole process group from its trap, for
- * the case where this JVM itself is killed. (The compatibility module's tests start their brokers through the same
- * launchers, so through here too; they install no such hook and stop each broker themselves.)
+ * Every child process the benchmarks, the launcher's services and the test harnesses start (brokers, services,
+ * Kafka's tools, foreign clients) is started here, so that none outlives its owner: on a normal end each is stopped
+ * by whoever started it, and if a benchmark is interrupted (Ctrl-C, SIGTERM) its shutdown hook calls
+ * {@link #stopAll}. {@code ops/bench/kafka-perf} additionally stops the whole process group from its trap, for the
+ * case where the JVM itself is killed. Tests install no such hook and stop each child themselves.
  *
  * <p>Thread-safe.
  */
