@@ -59,7 +59,7 @@ public final class OutboxRecords {
         int size = recordSize(row, value.length);
         if (size > maxRecordBytes) {
             return Optional.of("record of " + size + " bytes exceeds the relay's limit of " + maxRecordBytes
-                    + " bytes (orderflow.relay.max-record-bytes)");
+                    + " bytes (orderflow.outbox-relay.max-record-bytes)");
         }
         return Optional.empty();
     }

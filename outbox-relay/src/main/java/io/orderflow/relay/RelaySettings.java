@@ -5,11 +5,12 @@ import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
- * How the relay behaves; every value is a configuration property of the service (see {@code RelayConfig}).
+ * How the relay behaves; every value is a configuration property of the service, declared with its default in
+ * {@code RelayConfig} and nowhere else (tests take the defaults from there too).
  *
  * <p>The {@code with...} methods return a copy with one value replaced, checked by the constructor like any new
  * settings. They share one private copy ({@code Copy}) instead of each repeating the constructor call, so a new value
- * is added to the record, {@link #defaults()}, {@code Copy} and {@code RelayConfig}.
+ * is added to the record, {@code Copy} and {@code RelayConfig}.
  *
  * @param topic where events go ({@code orders})
  * @param batchSize rows read and published per cycle at most
@@ -47,23 +48,6 @@ public record RelaySettings(
         if (maxRecordBytes < 1) {
             throw new IllegalArgumentException("max record bytes must be positive, was " + maxRecordBytes);
         }
-    }
-
-    /** The defaults of the service's configuration. */
-    public static RelaySettings defaults() {
-        return new RelaySettings(
-                "orders",
-                500,
-                Duration.ofMillis(500),
-                Duration.ofMillis(2),
-                Duration.ofHours(1),
-                Duration.ofMinutes(1),
-                1_000_000,
-                Duration.ofMillis(100),
-                Duration.ofSeconds(5),
-                Duration.ofSeconds(1),
-                Duration.ofSeconds(5),
-                1);
     }
 
     public RelaySettings withRetention(Duration value) {

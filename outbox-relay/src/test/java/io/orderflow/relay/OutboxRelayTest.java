@@ -65,7 +65,7 @@ class OutboxRelayTest {
         UUID created = outbox.write("order-1", 1);
         UUID paid = outbox.write("order-1", 2);
         UUID other = outbox.write("order-2", 1);
-        OutboxRelay relay = relay(RelaySettings.defaults());
+        OutboxRelay relay = relay(RelayDefaults.settings());
 
         assertThat(relay.lead()).isTrue();
         CycleResult cycle = relay.cycle();
@@ -91,7 +91,7 @@ class OutboxRelayTest {
     @Test
     void doesNotPublishPastATransactionThatMayStillCommit() throws Exception {
         harness.createTopic(1);
-        OutboxRelay relay = relay(RelaySettings.defaults());
+        OutboxRelay relay = relay(RelayDefaults.settings());
         assertThat(relay.lead()).isTrue();
         try (Connection early = outbox.connect()) {
             // The earlier transaction writes its row first (smaller id and tx_id) but has not committed yet ...
@@ -122,7 +122,7 @@ class OutboxRelayTest {
     @Test
     void anOrdersEventsArriveInOrderWhileConcurrentWritersInterleaveOrders() throws Exception {
         harness.createTopic(3);
-        OutboxRelay relay = relay(RelaySettings.defaults().withBatchSize(50));
+        OutboxRelay relay = relay(RelayDefaults.settings().withBatchSize(50));
         RelayHarness.runInBackground(relay, "relay");
         int orders = 20;
         int versionsPerOrder = 10;
@@ -183,7 +183,7 @@ class OutboxRelayTest {
         later = outbox.write("order-x", 2);
         UUID healthy = outbox.write("order-y", 1);
         RelayMetrics metrics = RelayHarness.metrics();
-        OutboxRelay relay = harness.relay(RelaySettings.defaults(), metrics);
+        OutboxRelay relay = harness.relay(RelayDefaults.settings(), metrics);
         relays.add(relay);
         assertThat(relay.lead()).isTrue();
 
@@ -212,7 +212,7 @@ class OutboxRelayTest {
             String payloadOfAnother = payloadOf(outbox.write("order-src", 1));
             OutboxFixture.insertRaw(connection, mismatched, "order-other", 1, "OrderCreated", "1.1", payloadOfAnother);
         }
-        OutboxRelay relay = relay(RelaySettings.defaults().withMaxRecordBytes(300));
+        OutboxRelay relay = relay(RelayDefaults.settings().withMaxRecordBytes(300));
 
         assertThat(relay.lead()).isTrue();
         relay.cycle();
@@ -240,7 +240,7 @@ class OutboxRelayTest {
             assertThat(crashed.publish(firstTwo, () -> false)).allMatch(d -> d instanceof Delivery.Acknowledged);
         }
 
-        OutboxRelay restarted = relay(RelaySettings.defaults());
+        OutboxRelay restarted = relay(RelayDefaults.settings());
         assertThat(restarted.lead()).isTrue();
         assertThat(restarted.cycle().published()).isEqualTo(3);
 
@@ -263,8 +263,8 @@ class OutboxRelayTest {
     @Test
     void aSecondInstanceStandsByAndTakesOverWhenTheLeaderStops() throws Exception {
         harness.createTopic(1);
-        OutboxRelay first = relay(RelaySettings.defaults());
-        OutboxRelay second = relay(RelaySettings.defaults());
+        OutboxRelay first = relay(RelayDefaults.settings());
+        OutboxRelay second = relay(RelayDefaults.settings());
         Thread firstThread = RelayHarness.runInBackground(first, "relay-1");
         await().atMost(WITHIN).until(() -> first.status().role() == RelayStatus.Role.LEADER);
         Thread secondThread = RelayHarness.runInBackground(second, "relay-2");
@@ -293,7 +293,7 @@ class OutboxRelayTest {
     void waitsWhileTheBrokerIsDownAndResumesByItselfWhenItReturns() throws Exception {
         harness.createTopic(1);
         RelayMetrics metrics = RelayHarness.metrics();
-        OutboxRelay relay = harness.relay(RelaySettings.defaults(), metrics);
+        OutboxRelay relay = harness.relay(RelayDefaults.settings(), metrics);
         relays.add(relay);
         RelayHarness.runInBackground(relay, "relay");
         outbox.write("order-1", 1);
@@ -316,7 +316,7 @@ class OutboxRelayTest {
     @Test
     void aCommitWakesTheRelayWithoutWaitingForThePollInterval() throws Exception {
         harness.createTopic(1);
-        OutboxRelay relay = relay(RelaySettings.defaults().withPollInterval(Duration.ofMinutes(10)));
+        OutboxRelay relay = relay(RelayDefaults.settings().withPollInterval(Duration.ofMinutes(10)));
         RelayHarness.runInBackground(relay, "relay");
         await().atMost(WITHIN).until(() -> relay.status().role() == RelayStatus.Role.LEADER);
         // Let the relay finish its first look and block waiting for a notification (it has nothing to do).
@@ -335,7 +335,7 @@ class OutboxRelayTest {
                 java.sql.Statement statement = connection.createStatement()) {
             statement.execute("ALTER TABLE outbox DISABLE TRIGGER outbox_notify");
         }
-        OutboxRelay relay = relay(RelaySettings.defaults().withPollInterval(Duration.ofMillis(200)));
+        OutboxRelay relay = relay(RelayDefaults.settings().withPollInterval(Duration.ofMillis(200)));
         RelayHarness.runInBackground(relay, "relay");
         await().atMost(WITHIN).until(() -> relay.status().role() == RelayStatus.Role.LEADER);
 
@@ -359,14 +359,14 @@ class OutboxRelayTest {
         try (Connection connection = outbox.connect()) {
             OutboxFixture.insertRaw(connection, UUID.randomUUID(), "order-bad", 1, "OrderCreated", "1.1", "[]");
         }
-        OutboxRelay keepsEverything = relay(RelaySettings.defaults());
+        OutboxRelay keepsEverything = relay(RelayDefaults.settings());
         assertThat(keepsEverything.lead()).isTrue();
         keepsEverything.step();
         assertThat(outbox.count("published_at IS NOT NULL")).isEqualTo(2);
         keepsEverything.close();
         relays.remove(keepsEverything);
 
-        OutboxRelay purging = relay(RelaySettings.defaults().withRetention(Duration.ZERO));
+        OutboxRelay purging = relay(RelayDefaults.settings().withRetention(Duration.ZERO));
         purging.step();
 
         assertThat(outbox.count("true")).as("only the quarantined row is kept").isEqualTo(1);

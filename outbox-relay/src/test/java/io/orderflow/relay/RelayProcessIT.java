@@ -56,7 +56,7 @@ class RelayProcessIT {
                 name,
                 database,
                 broker.bootstrapServers(),
-                Map.of("orderflow.relay.batch-size", "200", "orderflow.relay.standby-retry", "200ms"));
+                Map.of("orderflow.outbox-relay.batch-size", "200", "orderflow.outbox-relay.standby-retry", "200ms"));
         relays.add(relay);
         return relay;
     }

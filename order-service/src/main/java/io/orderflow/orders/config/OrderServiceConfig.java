@@ -5,10 +5,12 @@ import io.smallrye.config.WithDefault;
 import java.time.Duration;
 
 /**
- * The service's own settings, under {@code order-service.*} (environment: {@code ORDER_SERVICE_*}). Datasource, HTTP
- * and Flyway settings are Quarkus's own ({@code quarkus.datasource.*} and so on), see the module README.
+ * The service's own settings, under {@code orderflow.order-service.*} (environment: {@code ORDERFLOW_ORDER_SERVICE_*}),
+ * each declared here once with its default; docs/configuration.md lists them all, and {@code ConfigurationDocsTest}
+ * keeps the two in step. Datasource, HTTP and Flyway settings are Quarkus's own ({@code quarkus.datasource.*} and so
+ * on).
  */
-@ConfigMapping(prefix = "order-service")
+@ConfigMapping(prefix = "orderflow.order-service")
 public interface OrderServiceConfig {
 
     /** The {@code producer} written into every event envelope. */
@@ -62,9 +64,9 @@ public interface OrderServiceConfig {
         @WithDefault("24h")
         Duration retention();
 
-        /** How often keys past their retention are deleted; {@code off} never (tests, or a purge run elsewhere). */
+        /** How often keys past their retention are deleted; {@code 0s} never (tests, or a purge run elsewhere). */
         @WithDefault("1h")
-        String purgeEvery();
+        Duration purgeEvery();
     }
 
     interface Metrics {

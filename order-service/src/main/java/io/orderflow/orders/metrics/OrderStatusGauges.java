@@ -25,7 +25,7 @@ import org.jboss.logging.Logger;
  *
  * <p>Counted rather than tracked in memory, so that the figure is right after a restart and with several instances
  * behind one database. One {@code GROUP BY} query serves all four gauges and is reused for
- * {@code order-service.metrics.status-counts-max-age}, so scrapes cost at most one query per that interval (the
+ * {@code orderflow.order-service.metrics.status-counts-max-age}, so scrapes cost at most one query per that interval (the
  * query reads the whole orders table; a large deployment would raise the interval). Quarkus serves /q/metrics as a
  * blocking route, so the query runs on a worker thread, not the event loop. If the database cannot be
  * reached, the gauges report NaN until it can, and a warning is logged.

@@ -4,7 +4,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * The optional body of {@code POST /orders/{id}/cancel}. Without a reason, the configured default
- * ({@code order-service.default-cancel-reason}) is recorded, since OrderCancelled always carries one.
+ * ({@code orderflow.order-service.default-cancel-reason}) is recorded, since OrderCancelled always carries one.
  */
 public record CancelOrderRequest(
         @PlainText(max = 500) @Schema(examples = "customer changed their mind")

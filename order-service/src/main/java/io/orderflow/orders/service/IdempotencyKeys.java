@@ -34,7 +34,7 @@ import org.hibernate.Session;
  * <p>Callers take the orders' locks first (the outbox rule, see {@code OutboxWriter}); these locks and the lookup come
  * after them, so the order locks still precede the transaction's first write.
  *
- * <p><b>Expiry.</b> A key is remembered for {@code order-service.idempotency.retention} after the request that created
+ * <p><b>Expiry.</b> A key is remembered for {@code orderflow.order-service.idempotency.retention} after the request that created
  * its order. A key past it counts as unknown even before {@link IdempotencyKeyPurge} deletes it: {@link #lockAndFind}
  * deletes it on the spot, so the request creates a new order and records the key again. Thread-safe (stateless).
  */

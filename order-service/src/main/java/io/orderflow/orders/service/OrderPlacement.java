@@ -26,7 +26,7 @@ import org.jboss.logging.Logger;
 
 /**
  * Creates orders, once per {@code Idempotency-Key}, by group commit: requests wait in a bounded queue, and each of
- * {@code order-service.placement.writers} threads takes what has queued up (at most {@code max-batch}) and writes it
+ * {@code orderflow.order-service.placement.writers} threads takes what has queued up (at most {@code max-batch}) and writes it
  * in one transaction ({@link PlacementBatch}), after waiting up to {@code linger} (2 ms) for more. Under light load a
  * batch holds one order and costs what a single transaction costs, plus the linger; under heavy load the batches grow
  * and the database's work per order (statements, commits, WAL writes, outbox notifications) shrinks: at 2,000

@@ -1,7 +1,7 @@
 package io.orderflow.orders.service;
 
 /**
- * {@code POST /orders} arrived while {@code order-service.placement.queue-capacity} orders were already waiting to be
+ * {@code POST /orders} arrived while {@code orderflow.order-service.placement.queue-capacity} orders were already waiting to be
  * written, or while the service is shutting down: nothing was written, and the client should retry later (503).
  */
 public class PlacementBacklogFullException extends RuntimeException {

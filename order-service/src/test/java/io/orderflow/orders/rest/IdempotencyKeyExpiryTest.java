@@ -19,7 +19,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Idempotency keys are remembered for {@code order-service.idempotency.retention} (24 h here): within it a retry
+ * Idempotency keys are remembered for {@code orderflow.order-service.idempotency.retention} (24 h here): within it a retry
  * replays, after it the key is forgotten and creates a new order, and {@link IdempotencyKeyPurge} deletes only the
  * expired keys. Time passes by moving a key's {@code created_at} back.
  */

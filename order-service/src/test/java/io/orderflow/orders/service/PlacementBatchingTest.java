@@ -44,7 +44,11 @@ class PlacementBatchingTest {
     public static class OneWriterShortQueue implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("order-service.placement.writers", "1", "order-service.placement.queue-capacity", "3");
+            return Map.of(
+                    "orderflow.order-service.placement.writers",
+                    "1",
+                    "orderflow.order-service.placement.queue-capacity",
+                    "3");
         }
     }
 

@@ -5,8 +5,12 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
 
-/** The relay's settings, {@code orderflow.relay.*} (environment: {@code ORDERFLOW_RELAY_*}). */
-@ConfigMapping(prefix = "orderflow.relay")
+/**
+ * The relay's settings, {@code orderflow.outbox-relay.*} (environment: {@code ORDERFLOW_OUTBOX_RELAY_*}), each declared
+ * here once with its default: {@link RelaySettings} has none of its own, and tests take the defaults from this
+ * mapping. docs/configuration.md lists them all, and {@code ConfigurationDocsTest} keeps the two in step.
+ */
+@ConfigMapping(prefix = "orderflow.outbox-relay")
 public interface RelayConfig {
 
     /** Topic the events go to. */

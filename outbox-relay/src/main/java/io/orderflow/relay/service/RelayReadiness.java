@@ -16,7 +16,7 @@ import org.eclipse.microprofile.health.Readiness;
 
 /**
  * Ready when the relay has a database session (leading or standing by), the broker answers, and no send has been
- * waiting for the broker longer than {@code orderflow.relay.broker-timeout}. The broker is asked directly
+ * waiting for the broker longer than {@code orderflow.outbox-relay.broker-timeout}. The broker is asked directly
  * (DescribeCluster), because an idle relay sends nothing and would not notice the broker is gone.
  */
 @Readiness
