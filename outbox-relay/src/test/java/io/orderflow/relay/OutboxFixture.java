@@ -7,6 +7,10 @@ import io.orderflow.contracts.order.OrderEvent;
 import io.orderflow.contracts.order.OrderLine;
 import io.orderflow.contracts.order.OrderPaid;
 import io.orderflow.contracts.order.OrderShipped;
+import io.orderflow.outbox.AggregateLocks;
+import io.orderflow.outbox.HeldAggregateLocks;
+import io.orderflow.outbox.OutboxEntry;
+import io.orderflow.outbox.OutboxInsert;
 import io.orderflow.postgres.PostgresDatabase;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -83,12 +87,8 @@ public final class OutboxFixture {
     }
 
     /** The writer's protocol: the order's lock before the transaction's first write. */
-    public static void lockOrder(Connection connection, String orderId) throws SQLException {
-        try (PreparedStatement statement =
-                connection.prepareStatement("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))")) {
-            statement.setString(1, orderId);
-            statement.execute();
-        }
+    public static HeldAggregateLocks lockOrder(Connection connection, String orderId) throws SQLException {
+        return AggregateLocks.acquire(connection, List.of(orderId), connection);
     }
 
     /** Inserts one outbox row for {@code event} in the caller's transaction. */
@@ -107,7 +107,10 @@ public final class OutboxFixture {
         return eventId;
     }
 
-    /** Inserts a row with exactly these columns, valid or not. */
+    /**
+     * Inserts a row with exactly these columns, valid or not, through the one outbox INSERT: in the caller's
+     * transaction after taking the order's lock, or in one of its own when the connection is in auto-commit mode.
+     */
     public static void insertRaw(
             Connection connection,
             UUID eventId,
@@ -117,18 +120,22 @@ public final class OutboxFixture {
             String eventVersion,
             String payload)
             throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement("""
-                INSERT INTO outbox (event_id, aggregate_id, aggregate_version, event_type, event_version, payload,
-                                    occurred_at)
-                VALUES (?, ?, ?, ?, ?, ?, clock_timestamp())
-                """)) {
-            statement.setObject(1, eventId);
-            statement.setString(2, orderId);
-            statement.setLong(3, version);
-            statement.setString(4, eventType);
-            statement.setString(5, eventVersion);
-            statement.setString(6, payload);
+        boolean ownTransaction = connection.getAutoCommit();
+        if (ownTransaction) {
+            connection.setAutoCommit(false);
+        }
+        HeldAggregateLocks locks = lockOrder(connection, orderId);
+        try (PreparedStatement statement = connection.prepareStatement(OutboxInsert.SQL)) {
+            OutboxInsert.bind(
+                    statement,
+                    locks,
+                    connection,
+                    new OutboxEntry(eventId, orderId, version, eventType, eventVersion, payload, null, Instant.now()));
             statement.executeUpdate();
+        }
+        if (ownTransaction) {
+            connection.commit();
+            connection.setAutoCommit(true);
         }
     }
 

@@ -4,23 +4,23 @@ import io.orderflow.contracts.EventCodec;
 import io.orderflow.contracts.EventEnvelope;
 import io.orderflow.contracts.order.OrderEvent;
 import io.orderflow.orders.config.OrderServiceConfig;
+import io.orderflow.outbox.HeldAggregateLocks;
+import io.orderflow.outbox.OutboxEntry;
+import io.orderflow.outbox.OutboxInsert;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
-import java.sql.SQLException;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.Objects;
 import java.util.UUID;
 import org.hibernate.Session;
 
 /**
  * Appends one event to the transactional outbox, in the caller's transaction: the port between order-service and
- * outbox-relay. One native INSERT; {@code id} (identity) and {@code tx_id} ({@code pg_current_xact_id()}) are left to
- * their defaults, as are {@code created_at} and the relay's columns.
+ * outbox-relay, through the outbox library's one INSERT ({@link OutboxInsert}), which takes a row only with its
+ * order's lock from the same transaction.
  *
  * <p><b>The rule every writer follows.</b> In every transaction that writes an outbox row, the first statement is
  * {@code SELECT pg_advisory_xact_lock(hashtextextended(:orderId, 0))} for the order the row is about
@@ -37,14 +37,11 @@ import org.hibernate.Session;
  * {@code pg_current_xact_id()}) would let a later change of the order carry an older {@code tx_id} and be published
  * first. The test {@code OrderLockingTest} checks this ordering on a real PostgreSQL.
  *
- * <p>{@link #append} insists on a {@link HeldOrderLock} of the event's order taken in the current transaction; that
- * catches a forgotten lock, though not a write issued before it. Thread-safe (stateless).
+ * <p>{@link #append} insists on the {@link HeldAggregateLocks} of the event's order taken in the current transaction;
+ * that catches a forgotten lock, though not a write issued before it. Thread-safe (stateless).
  */
 @ApplicationScoped
 public class OutboxWriter {
-
-    public static final String INSERT_SQL = "INSERT INTO outbox (event_id, aggregate_id, aggregate_version, event_type,"
-            + " event_version, payload, traceparent, occurred_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
 
     private final EntityManager entityManager;
     private final TransactionSynchronizationRegistry transactions;
@@ -68,20 +65,13 @@ public class OutboxWriter {
      * Returns the envelope, whose encoding is the row's payload byte for byte.
      */
     public EventEnvelope append(
-            HeldOrderLock lock, long aggregateVersion, OrderEvent event, Instant occurredAt, String traceparent) {
+            HeldAggregateLocks lock, long aggregateVersion, OrderEvent event, Instant occurredAt, String traceparent) {
         Objects.requireNonNull(lock, "lock");
-        if (!lock.orderId().toString().equals(event.orderId())) {
-            throw new IllegalArgumentException("an outbox row for order " + event.orderId()
-                    + " needs that order's advisory lock, but the lock held is order " + lock.orderId() + "'s");
-        }
-        if (!Objects.equals(lock.transactionKey(), transactions.getTransactionKey())) {
-            throw new IllegalStateException("the advisory lock of order " + lock.orderId()
-                    + " was taken in another transaction; take it again in this one before writing");
-        }
         EventEnvelope envelope = wrap(event, occurredAt, traceparent);
+        Object transaction = transactions.getTransactionKey();
         entityManager.unwrap(Session.class).doWork(connection -> {
-            try (PreparedStatement insert = connection.prepareStatement(INSERT_SQL)) {
-                bind(insert, envelope, aggregateVersion);
+            try (PreparedStatement insert = connection.prepareStatement(OutboxInsert.SQL)) {
+                OutboxInsert.bind(insert, lock, transaction, entry(envelope, aggregateVersion));
                 insert.executeUpdate();
             }
         });
@@ -94,17 +84,18 @@ public class OutboxWriter {
     }
 
     /**
-     * Sets the parameters of {@link #INSERT_SQL} for {@code envelope} as the outbox row of {@code aggregateVersion}.
-     * For writers that batch several rows into one statement execution; they must follow the outbox rule too.
+     * {@code envelope} as the outbox row of {@code aggregateVersion}, its payload the envelope's encoding byte for
+     * byte; for writers that batch rows through {@link OutboxInsert} themselves, under the same rule.
      */
-    public void bind(PreparedStatement insert, EventEnvelope envelope, long aggregateVersion) throws SQLException {
-        insert.setObject(1, envelope.eventId());
-        insert.setString(2, envelope.orderId());
-        insert.setLong(3, aggregateVersion);
-        insert.setString(4, envelope.eventType());
-        insert.setString(5, envelope.eventVersion().toString());
-        insert.setString(6, new String(codec.encode(envelope), StandardCharsets.UTF_8));
-        insert.setString(7, envelope.traceparent());
-        insert.setObject(8, OffsetDateTime.ofInstant(envelope.occurredAt(), ZoneOffset.UTC));
+    public OutboxEntry entry(EventEnvelope envelope, long aggregateVersion) {
+        return new OutboxEntry(
+                envelope.eventId(),
+                envelope.orderId(),
+                aggregateVersion,
+                envelope.eventType(),
+                envelope.eventVersion().toString(),
+                new String(codec.encode(envelope), StandardCharsets.UTF_8),
+                envelope.traceparent(),
+                envelope.occurredAt());
     }
 }

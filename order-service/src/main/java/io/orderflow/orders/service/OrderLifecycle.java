@@ -5,10 +5,10 @@ import io.orderflow.orders.domain.IllegalTransitionException;
 import io.orderflow.orders.domain.Order;
 import io.orderflow.orders.domain.OrderNotFoundException;
 import io.orderflow.orders.domain.OrderTransition;
-import io.orderflow.orders.outbox.HeldOrderLock;
 import io.orderflow.orders.outbox.OrderLocks;
 import io.orderflow.orders.outbox.OutboxWriter;
 import io.orderflow.orders.persistence.OrderRow;
+import io.orderflow.outbox.HeldAggregateLocks;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.OptimisticLockException;
 import jakarta.transaction.Transactional;
@@ -72,7 +72,7 @@ public class OrderLifecycle {
      * transition was accepted (so a refused one changes nothing); the event is built from the changed order.
      */
     private Order change(UUID orderId, OrderTransition transition, String traceparent, Consumer<OrderRow> details) {
-        HeldOrderLock lock = locks.acquire(orderId);
+        HeldAggregateLocks lock = locks.acquire(orderId);
         OrderRow row =
                 OrderRow.<OrderRow>findByIdOptional(orderId).orElseThrow(() -> new OrderNotFoundException(orderId));
         Instant now = clock.instant();

@@ -1,11 +1,14 @@
 package io.orderflow.orders.service;
 
+import io.orderflow.contracts.EventEnvelope;
 import io.orderflow.orders.domain.IdempotencyKeyReusedException;
 import io.orderflow.orders.domain.Order;
 import io.orderflow.orders.domain.OrderItem;
 import io.orderflow.orders.outbox.OrderLocks;
 import io.orderflow.orders.outbox.OutboxWriter;
 import io.orderflow.orders.service.IdempotencyKeys.KnownKey;
+import io.orderflow.outbox.HeldAggregateLocks;
+import io.orderflow.outbox.OutboxInsert;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -67,7 +70,7 @@ public class PlacementBatch {
      */
     List<PlacementOutcome> write(Connection connection, List<PlacementRequest> requests, Instant now)
             throws SQLException {
-        OrderLocks.acquireAll(
+        HeldAggregateLocks locks = OrderLocks.acquireAll(
                 connection, requests.stream().map(PlacementRequest::orderId).toList());
         Map<String, KnownKey> known = new HashMap<>(lookUpKeys(connection, requests, now));
         List<PlacementOutcome> outcomes = new ArrayList<>(requests.size());
@@ -97,7 +100,7 @@ public class PlacementBatch {
             if (!newKeys.isEmpty()) {
                 keys.recordAll(connection, newKeys, now);
             }
-            insertOutboxRows(connection, creations, now);
+            insertOutboxRows(connection, locks, creations, now);
         }
         return outcomes;
     }
@@ -146,12 +149,14 @@ public class PlacementBatch {
         }
     }
 
-    private void insertOutboxRows(Connection connection, List<Creation> creations, Instant now) throws SQLException {
-        try (PreparedStatement insert = connection.prepareStatement(OutboxWriter.INSERT_SQL)) {
+    private void insertOutboxRows(
+            Connection connection, HeldAggregateLocks locks, List<Creation> creations, Instant now)
+            throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement(OutboxInsert.SQL)) {
             for (Creation creation : creations) {
                 Order order = creation.order();
-                outbox.bind(
-                        insert, outbox.wrap(OrderEvents.created(order), now, creation.traceparent()), order.version());
+                EventEnvelope created = outbox.wrap(OrderEvents.created(order), now, creation.traceparent());
+                OutboxInsert.bind(insert, locks, connection, outbox.entry(created, order.version()));
                 insert.addBatch();
             }
             insert.executeBatch();

@@ -9,6 +9,8 @@ import io.orderflow.contracts.order.OrderCancelled;
 import io.orderflow.orders.OrderTables;
 import io.orderflow.orders.OrderTables.OutboxRow;
 import io.orderflow.orders.PostgresResource;
+import io.orderflow.outbox.AggregateLocks;
+import io.orderflow.outbox.HeldAggregateLocks;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -71,7 +73,7 @@ class OrderLockingTest {
         CompletableFuture<HttpResponse<String>> pay;
         try (Connection holder = dataSource.getConnection()) {
             holder.setAutoCommit(false);
-            run(holder, OrderLocks.LOCK_SQL, id.toString());
+            AggregateLocks.acquire(holder, List.of(id.toString()), holder);
 
             pay = client.sendAsync(post(id, "pay"), HttpResponse.BodyHandlers.ofString());
             await().atMost(Duration.ofSeconds(10)).until(() -> waitersFor(id) == 1);
@@ -130,7 +132,7 @@ class OrderLockingTest {
         UUID other = UUID.randomUUID();
 
         QuarkusTransaction.requiringNew().run(() -> {
-            HeldOrderLock lock = locks.acquire(locked);
+            HeldAggregateLocks lock = locks.acquire(locked);
             assertThatThrownBy(() ->
                             outbox.append(lock, 1, new OrderCancelled(other.toString(), "test"), Instant.now(), null))
                     .isInstanceOf(IllegalArgumentException.class)
@@ -143,7 +145,7 @@ class OrderLockingTest {
     @Test
     void theWriterRefusesALockTakenInAnotherTransaction() {
         UUID id = UUID.randomUUID();
-        HeldOrderLock stale = QuarkusTransaction.requiringNew().call(() -> locks.acquire(id));
+        HeldAggregateLocks stale = QuarkusTransaction.requiringNew().call(() -> locks.acquire(id));
 
         QuarkusTransaction.requiringNew()
                 .run(() -> assertThatThrownBy(() ->
@@ -172,13 +174,6 @@ class OrderLockingTest {
                 "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND objsubid = 1"
                         + " AND ((classid::bigint << 32) | objid::bigint) = hashtextextended(?, 0)",
                 id.toString());
-    }
-
-    private static void run(Connection connection, String sql, String parameter) throws Exception {
-        try (PreparedStatement statement = connection.prepareStatement(sql)) {
-            statement.setString(1, parameter);
-            statement.execute();
-        }
     }
 
     private static long number(Connection connection, String sql) throws Exception {

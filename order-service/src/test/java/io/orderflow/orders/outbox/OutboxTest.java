@@ -20,12 +20,19 @@ import io.orderflow.orders.OrderTables;
 import io.orderflow.orders.OrderTables.OrderState;
 import io.orderflow.orders.OrderTables.OutboxRow;
 import io.orderflow.orders.PostgresResource;
+import io.orderflow.outbox.AggregateLocks;
+import io.orderflow.outbox.HeldAggregateLocks;
+import io.orderflow.outbox.OutboxEntry;
+import io.orderflow.outbox.OutboxInsert;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import javax.sql.DataSource;
@@ -180,14 +187,26 @@ class OutboxTest {
     }
 
     @Test
-    void aFailingOutboxInsertRollsBackTheOrderChange() {
+    void aFailingOutboxInsertRollsBackTheOrderChange() throws Exception {
         UUID id = createOrder();
         // Another writer's row for version 2: the outbox's UNIQUE (aggregate_id, aggregate_version) refuses ours.
+        try (Connection writer = dataSource.getConnection()) {
+            writer.setAutoCommit(false);
+            HeldAggregateLocks lock = AggregateLocks.acquire(writer, List.of(id.toString()), writer);
+            try (PreparedStatement insert = writer.prepareStatement(OutboxInsert.SQL)) {
+                OutboxInsert.bind(
+                        insert,
+                        lock,
+                        writer,
+                        new OutboxEntry(
+                                UUID.randomUUID(), id.toString(), 2, "OrderPaid", "1.0", "{}", null, Instant.now()));
+                insert.executeUpdate();
+            }
+            writer.commit();
+        }
         tables.execute(
-                "INSERT INTO outbox (event_id, aggregate_id, aggregate_version, event_type, event_version, payload,"
-                        + " occurred_at, quarantined_at, quarantine_reason)"
-                        + " VALUES (?, ?, 2, 'OrderPaid', '1.0', '{}', now(), now(), 'test: forced conflict')",
-                UUID.randomUUID(),
+                "UPDATE outbox SET quarantined_at = now(), quarantine_reason = 'test: forced conflict'"
+                        + " WHERE aggregate_id = ? AND aggregate_version = 2",
                 id.toString());
         try {
             transition(id, "pay", "{\"paymentReference\": \"pay_lost\"}")

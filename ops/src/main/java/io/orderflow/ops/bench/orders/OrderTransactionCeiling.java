@@ -1,6 +1,10 @@
 package io.orderflow.ops.bench.orders;
 
 import io.orderflow.ops.bench.BenchArguments;
+import io.orderflow.outbox.AggregateLocks;
+import io.orderflow.outbox.HeldAggregateLocks;
+import io.orderflow.outbox.OutboxEntry;
+import io.orderflow.outbox.OutboxInsert;
 import io.orderflow.postgres.PostgresDatabase;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -37,15 +41,12 @@ import java.util.concurrent.atomic.LongAdder;
  * order rate the whole stack can reach here.
  */
 public final class OrderTransactionCeiling {
-    private static final String LOCK = "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))";
     private static final String ORDER =
             "INSERT INTO orders (id, customer_id, currency, channel, status, total, version,"
                     + " created_at, updated_at, payment_reference, carrier, tracking_number, cancellation_reason)"
                     + " VALUES (?, ?, ?, ?, 'CREATED', ?, 1, ?, ?, NULL, NULL, NULL, NULL)";
     private static final String LINE =
             "INSERT INTO order_lines (order_id, line_no, sku, quantity, unit_price) VALUES (?, ?, ?, ?, ?)";
-    private static final String OUTBOX = "INSERT INTO outbox (event_id, aggregate_id, aggregate_version, event_type,"
-            + " event_version, payload, traceparent, occurred_at) VALUES (?, ?, 1, 'OrderCreated', '1.1', ?, ?, ?)";
 
     private OrderTransactionCeiling() {}
 
@@ -157,15 +158,13 @@ public final class OrderTransactionCeiling {
         connection.setAutoCommit(false);
         String payload = "{\"eventType\":\"OrderCreated\",\"eventVersion\":\"1.1\",\"producer\":\"order-service\","
                 + "\"data\":{" + "\"x\":\"" + "y".repeat(520) + "\"}}";
-        try (PreparedStatement lock = connection.prepareStatement(LOCK);
-                PreparedStatement order = connection.prepareStatement(ORDER);
+        try (PreparedStatement order = connection.prepareStatement(ORDER);
                 PreparedStatement line = connection.prepareStatement(LINE);
-                PreparedStatement outbox = connection.prepareStatement(OUTBOX)) {
+                PreparedStatement outbox = connection.prepareStatement(OutboxInsert.SQL)) {
             while (!stop.get()) {
                 UUID orderId = UUID.randomUUID();
                 Timestamp now = Timestamp.from(Instant.now());
-                lock.setString(1, orderId.toString());
-                lock.execute();
+                HeldAggregateLocks lock = AggregateLocks.acquire(connection, List.of(orderId.toString()), connection);
                 order.setObject(1, orderId);
                 order.setString(2, "customer-" + (orderId.getLeastSignificantBits() & 0xffff));
                 order.setString(3, "EUR");
@@ -182,11 +181,19 @@ public final class OrderTransactionCeiling {
                     line.setBigDecimal(5, new BigDecimal("19.90"));
                     line.executeUpdate();
                 }
-                outbox.setObject(1, UUID.randomUUID());
-                outbox.setString(2, orderId.toString());
-                outbox.setString(3, payload);
-                outbox.setString(4, "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
-                outbox.setTimestamp(5, now);
+                OutboxInsert.bind(
+                        outbox,
+                        lock,
+                        connection,
+                        new OutboxEntry(
+                                UUID.randomUUID(),
+                                orderId.toString(),
+                                1,
+                                "OrderCreated",
+                                "1.1",
+                                payload,
+                                "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+                                now.toInstant()));
                 outbox.executeUpdate();
                 connection.commit();
                 committed.increment();
