@@ -25,12 +25,13 @@ import java.util.UUID;
 import org.flywaydb.core.Flyway;
 
 /**
- * The order service's database for relay tests: a clean schema from order-service's own Flyway migrations, and
+ * The order service's database for relay tests: a clean outbox from the outbox library's Flyway migration (on the
+ * classpath), and
  * writers that follow the outbox protocol (the order's advisory lock first, then one row per version).
  */
 public final class OutboxFixture {
 
-    public static final String MIGRATIONS = "filesystem:../order-service/src/main/resources/db/migration";
+    public static final String MIGRATIONS = "classpath:db/outbox";
 
     private final PostgresDatabase database;
     private final EventCodec codec = new EventCodec();

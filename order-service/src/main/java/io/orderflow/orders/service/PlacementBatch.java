@@ -50,10 +50,13 @@ import java.util.Set;
 @ApplicationScoped
 public class PlacementBatch {
 
-    static final String INSERT_ORDER_SQL = "INSERT INTO orders (id, customer_id, currency, channel, status, total,"
-            + " version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)";
+    /** A new order's row (parameters: id, customer, currency, channel, status, total, created and updated at). */
+    public static final String INSERT_ORDER_SQL =
+            "INSERT INTO orders (id, customer_id, currency, channel, status, total,"
+                    + " version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)";
 
-    static final String INSERT_LINE_SQL =
+    /** One line of a new order (parameters: order id, line number, SKU, quantity, unit price). */
+    public static final String INSERT_LINE_SQL =
             "INSERT INTO order_lines (order_id, line_no, sku, quantity, unit_price) VALUES (?, ?, ?, ?, ?)";
 
     private final IdempotencyKeys keys;

@@ -1,20 +1,18 @@
 package io.orderflow.ops.bench.orders;
 
 import io.orderflow.ops.bench.BenchArguments;
+import io.orderflow.orders.service.PlacementBatch;
 import io.orderflow.outbox.AggregateLocks;
 import io.orderflow.outbox.HeldAggregateLocks;
 import io.orderflow.outbox.OutboxEntry;
 import io.orderflow.outbox.OutboxInsert;
 import io.orderflow.postgres.PostgresDatabase;
-import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.math.BigDecimal;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -27,13 +25,14 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
+import org.flywaydb.core.Flyway;
 
 /**
  * The ceiling PostgreSQL puts on {@code POST /orders} on this machine: the statements order-service's creating
  * transaction sends (the order's advisory lock, the order row, its lines one INSERT each, the outbox row with an
  * envelope-sized payload, the commit; see {@code OrderPlacement} and {@code OutboxWriter}), run by a bare JDBC client
  * with no HTTP, no JSON, no Hibernate, no relay and no broker, on {@code connections} connections as fast as they
- * go. The schema is order-service's own migrations, applied in order to a fresh database.
+ * go. The schema is order-service's own migrations and the outbox library's, applied by Flyway to a fresh database.
  *
  * <p>Reports per connection count: transactions per second, and CPU milliseconds per transaction of PostgreSQL (every
  * backend, from {@code /proc}), of this client, and of the whole machine. Whatever else an order needs (HTTP, the
@@ -41,13 +40,6 @@ import java.util.concurrent.atomic.LongAdder;
  * order rate the whole stack can reach here.
  */
 public final class OrderTransactionCeiling {
-    private static final String ORDER =
-            "INSERT INTO orders (id, customer_id, currency, channel, status, total, version,"
-                    + " created_at, updated_at, payment_reference, carrier, tracking_number, cancellation_reason)"
-                    + " VALUES (?, ?, ?, ?, 'CREATED', ?, 1, ?, ?, NULL, NULL, NULL, NULL)";
-    private static final String LINE =
-            "INSERT INTO order_lines (order_id, line_no, sku, quantity, unit_price) VALUES (?, ?, ?, ?, ?)";
-
     private OrderTransactionCeiling() {}
 
     public static void main(String[] args) throws Exception {
@@ -55,15 +47,12 @@ public final class OrderTransactionCeiling {
                 args,
                 Set.of(
                         "--work-dir",
-                        "--migrations",
                         "--connections",
                         "--seconds",
                         "--warmup-seconds",
                         "--lines",
                         "--synchronous-commit"));
         Path work = Path.of(BenchArguments.value(args, "--work-dir", "ops/target/order-ceiling"));
-        Path migrations =
-                Path.of(BenchArguments.value(args, "--migrations", "order-service/src/main/resources/db/migration"));
         List<Integer> connectionCounts = Arrays.stream(
                         BenchArguments.value(args, "--connections", "2,8,32").split(","))
                 .map(String::trim)
@@ -85,7 +74,7 @@ public final class OrderTransactionCeiling {
                 Machine.describe());
         try (BenchPostgres postgres = BenchPostgres.start(work.resolve("postgres"), synchronousCommit)) {
             PostgresDatabase database = postgres.freshDatabase("ceiling");
-            migrate(database, migrations);
+            migrate(database);
             System.out.println("database: " + postgres.describe(database));
             OptionalLong postmaster = postgres.postmasterPid();
             System.out.printf(
@@ -158,8 +147,8 @@ public final class OrderTransactionCeiling {
         connection.setAutoCommit(false);
         String payload = "{\"eventType\":\"OrderCreated\",\"eventVersion\":\"1.1\",\"producer\":\"order-service\","
                 + "\"data\":{" + "\"x\":\"" + "y".repeat(520) + "\"}}";
-        try (PreparedStatement order = connection.prepareStatement(ORDER);
-                PreparedStatement line = connection.prepareStatement(LINE);
+        try (PreparedStatement order = connection.prepareStatement(PlacementBatch.INSERT_ORDER_SQL);
+                PreparedStatement line = connection.prepareStatement(PlacementBatch.INSERT_LINE_SQL);
                 PreparedStatement outbox = connection.prepareStatement(OutboxInsert.SQL)) {
             while (!stop.get()) {
                 UUID orderId = UUID.randomUUID();
@@ -169,9 +158,10 @@ public final class OrderTransactionCeiling {
                 order.setString(2, "customer-" + (orderId.getLeastSignificantBits() & 0xffff));
                 order.setString(3, "EUR");
                 order.setString(4, "web");
-                order.setBigDecimal(5, new BigDecimal("59.80"));
-                order.setTimestamp(6, now);
+                order.setString(5, "CREATED");
+                order.setBigDecimal(6, new BigDecimal("59.80"));
                 order.setTimestamp(7, now);
+                order.setTimestamp(8, now);
                 order.executeUpdate();
                 for (int n = 1; n <= lines; n++) {
                     line.setObject(1, orderId);
@@ -201,28 +191,16 @@ public final class OrderTransactionCeiling {
         }
     }
 
-    /** order-service's migrations (V1__..., V2__..., in version order), each file as one script. */
-    private static void migrate(PostgresDatabase database, Path migrations) throws IOException, SQLException {
-        List<Path> scripts;
-        try (var files = Files.list(migrations)) {
-            scripts = files.filter(p -> p.getFileName().toString().matches("V\\d+__.*\\.sql"))
-                    .sorted((a, b) -> Integer.compare(version(a), version(b)))
-                    .toList();
-        }
-        if (scripts.isEmpty()) {
-            throw new IOException("No migrations in " + migrations.toAbsolutePath());
-        }
-        try (Connection connection = database.connect();
-                Statement statement = connection.createStatement()) {
-            for (Path script : scripts) {
-                statement.execute(Files.readString(script));
-            }
-        }
-    }
-
-    private static int version(Path script) {
-        String name = script.getFileName().toString();
-        return Integer.parseInt(name.substring(1, name.indexOf("__")));
+    /**
+     * order-service's schema as order-service's Flyway builds it: its own migrations and the outbox library's, from the
+     * classpath (order-service's jar and the outbox jar are on ops' classpath for this).
+     */
+    private static void migrate(PostgresDatabase database) {
+        Flyway.configure()
+                .dataSource(database.jdbcUrl(), database.user(), database.password())
+                .locations("classpath:db/migration", "classpath:db/outbox")
+                .load()
+                .migrate();
     }
 
     private static double clientCpuSeconds() {

@@ -1,39 +1,7 @@
--- Orders, their lines, idempotency keys, and the transactional outbox. order-service owns this schema (Flyway);
--- outbox-relay reads and updates only the outbox table. The outbox protocol (who writes what, in which order, and
--- why the relay can publish without reordering an order's events) is in docs/outbox.md.
-
-CREATE TABLE orders (
-    id          uuid        PRIMARY KEY,
-    customer_id text        NOT NULL,
-    currency    char(3)     NOT NULL,
-    channel     text,
-    status      text        NOT NULL CHECK (status IN ('CREATED', 'PAID', 'SHIPPED', 'CANCELLED')),
-    total       numeric     NOT NULL CHECK (total >= 0),
-    -- The aggregate version: 1 when created, +1 per state change; each version has exactly one outbox row.
-    version     bigint      NOT NULL CHECK (version >= 1),
-    created_at  timestamptz NOT NULL,
-    updated_at  timestamptz NOT NULL
-);
-
-CREATE INDEX orders_status ON orders (status);
-
-CREATE TABLE order_lines (
-    order_id   uuid    NOT NULL REFERENCES orders (id),
-    line_no    integer NOT NULL CHECK (line_no >= 1),
-    sku        text    NOT NULL,
-    quantity   integer NOT NULL CHECK (quantity >= 1),
-    unit_price numeric NOT NULL CHECK (unit_price >= 0),
-    PRIMARY KEY (order_id, line_no)
-);
-
--- A POST /orders retried with the same Idempotency-Key returns the order it created. request_hash is a digest of
--- the canonical request body, so the same key with another body can be told apart (422).
-CREATE TABLE idempotency_keys (
-    idempotency_key text        PRIMARY KEY,
-    request_hash    text        NOT NULL,
-    order_id        uuid        NOT NULL REFERENCES orders (id),
-    created_at      timestamptz NOT NULL
-);
+-- The transactional outbox (the outbox library's schema). A service's Flyway applies it with its own migrations
+-- (quarkus.flyway.locations=db/migration,db/outbox); as version 1.1 it runs right after a service's V1, and it needs
+-- nothing of any service's tables. The outbox protocol (who writes what, in which order, and why the relay can
+-- publish without reordering an aggregate's events) is in docs/outbox.md.
 
 CREATE TABLE outbox (
     -- Insertion order within a transaction. Not commit order: the relay orders by (tx_id, id), see docs/outbox.md.
