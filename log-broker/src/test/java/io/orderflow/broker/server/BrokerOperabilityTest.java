@@ -81,7 +81,10 @@ class BrokerOperabilityTest {
                     .contains("orderflow_broker_log_end_offset{topic=\"metered\",partition=\"0\"} 0\n")
                     .containsPattern("orderflow_broker_request_seconds_count\\{api=\"Produce\"} [1-9]")
                     .containsPattern("orderflow_broker_bytes_in_total [1-9]")
-                    .containsPattern("orderflow_broker_log_size_bytes\\{topic=\"metered\",partition=\"1\"} [1-9]");
+                    .containsPattern("orderflow_broker_log_size_bytes\\{topic=\"metered\",partition=\"1\"} [1-9]")
+                    // The broker's own failures are exported, and a healthy broker has none.
+                    .contains("# TYPE orderflow_broker_request_failures_total counter\n")
+                    .doesNotContain("orderflow_broker_request_failures_total{");
         }
     }
 
