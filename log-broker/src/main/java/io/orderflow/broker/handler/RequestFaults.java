@@ -75,7 +75,7 @@ public final class RequestFaults {
     public void record(Stage stage, ApiKeys api, short version, ClientInfo client, Throwable cause) {
         Tally tally = tallies.computeIfAbsent(new Key(api, version, stage), k -> new Tally());
         tally.total.increment();
-        long suppressed = tally.sinceLastLog.incrementAndGet();
+        tally.sinceLastLog.incrementAndGet();
         long now = clock.millis();
         long last = tally.lastLoggedAtMs.get();
         boolean first = last == Long.MIN_VALUE;
@@ -85,12 +85,12 @@ public final class RequestFaults {
         if (!tally.lastLoggedAtMs.compareAndSet(last, now)) {
             return; // another thread logs this interval
         }
-        tally.sinceLastLog.addAndGet(-suppressed);
+        long failures = tally.sinceLastLog.getAndSet(0);
         var line = log.atError()
                 .addKeyValue("api", api.name)
                 .addKeyValue("version", version)
                 .addKeyValue("stage", stage.label())
-                .addKeyValue("failures", suppressed)
+                .addKeyValue("failures", failures)
                 .addKeyValue("total", tally.total.sum())
                 .addKeyValue("connection", client.connectionId())
                 .addKeyValue("clientId", client.clientId())
