@@ -1,11 +1,11 @@
 package io.orderflow.orders;
 
+import io.orderflow.outbox.OutboxRow;
+import io.orderflow.outbox.OutboxTable;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -19,24 +19,6 @@ import javax.sql.DataSource;
  */
 public final class OrderTables {
 
-    public record OutboxRow(
-            long id,
-            long txId,
-            UUID eventId,
-            String aggregateId,
-            long aggregateVersion,
-            String eventType,
-            String eventVersion,
-            String payload,
-            String traceparent,
-            Instant occurredAt) {
-
-        /** The 32-bit xid of the writing transaction, comparable with a row's {@code xmin}. */
-        public long xid() {
-            return txId % (1L << 32);
-        }
-    }
-
     public record OrderState(String status, long version, long xmin) {}
 
     private final DataSource dataSource;
@@ -45,29 +27,18 @@ public final class OrderTables {
         this.dataSource = dataSource;
     }
 
-    /** The order's outbox rows, by aggregate version. */
+    /** The order's outbox rows, by aggregate version, read as the relay reads them. */
     public List<OutboxRow> outbox(UUID orderId) {
-        return query(
-                "SELECT id, tx_id::text, event_id, aggregate_id, aggregate_version, event_type, event_version, payload,"
-                        + " traceparent, occurred_at FROM outbox WHERE aggregate_id = ? ORDER BY aggregate_version",
-                rows -> {
-                    List<OutboxRow> outbox = new ArrayList<>();
-                    while (rows.next()) {
-                        outbox.add(new OutboxRow(
-                                rows.getLong(1),
-                                Long.parseLong(rows.getString(2)),
-                                rows.getObject(3, UUID.class),
-                                rows.getString(4),
-                                rows.getLong(5),
-                                rows.getString(6),
-                                rows.getString(7),
-                                rows.getString(8),
-                                rows.getString(9),
-                                rows.getObject(10, OffsetDateTime.class).toInstant()));
-                    }
-                    return outbox;
-                },
-                orderId.toString());
+        try (Connection connection = dataSource.getConnection()) {
+            return new OutboxTable(connection).rowsOf(orderId.toString());
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the outbox of " + orderId, e);
+        }
+    }
+
+    /** The 32-bit xid of the transaction that wrote {@code row}, comparable with a row's {@code xmin}. */
+    public static long xid(OutboxRow row) {
+        return row.txId() % (1L << 32);
     }
 
     public Optional<OrderState> order(UUID orderId) {

@@ -1,5 +1,6 @@
 package io.orderflow.relay;
 
+import io.orderflow.outbox.OutboxRow;
 import java.time.Instant;
 
 /** What became of one row handed to the publisher. */

@@ -1,5 +1,6 @@
 package io.orderflow.relay;
 
+import io.orderflow.outbox.OutboxRow;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -86,9 +87,11 @@ public final class OutboxPublisher implements AutoCloseable {
         int index = 0;
         for (; index < rows.size(); index++) {
             OutboxRow row = rows.get(index);
-            if (refusedOrders.contains(row.aggregateId())) {
+            if (refusedOrders.contains(row.entry().aggregateId())) {
                 outcome[index] = new Delivery.Refused(
-                        row, "held: an earlier event of order " + row.aggregateId() + " in the same batch was refused");
+                        row,
+                        "held: an earlier event of order " + row.entry().aggregateId()
+                                + " in the same batch was refused");
                 sent.add(null);
                 continue;
             }
@@ -100,7 +103,7 @@ public final class OutboxPublisher implements AutoCloseable {
                 }
                 if (failure != null) {
                     outcome[index] = new Delivery.Refused(row, describe(failure));
-                    refusedOrders.add(row.aggregateId());
+                    refusedOrders.add(row.entry().aggregateId());
                 }
             }
             sent.add(future);

@@ -4,6 +4,7 @@ import io.orderflow.contracts.EventCodec;
 import io.orderflow.contracts.EventEnvelope;
 import io.orderflow.contracts.EventHeaders;
 import io.orderflow.contracts.UndecodableEventException;
+import io.orderflow.outbox.OutboxRow;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -37,24 +38,26 @@ public final class OutboxRecords {
 
     /** Why {@code row} can never be published, or empty if it can. */
     public Optional<String> refusal(OutboxRow row) {
-        byte[] value = row.payload().getBytes(StandardCharsets.UTF_8);
+        byte[] value = row.entry().payload().getBytes(StandardCharsets.UTF_8);
         EventEnvelope envelope;
         try {
             envelope = codec.decode(value);
         } catch (UndecodableEventException e) {
             return Optional.of("payload is not an event envelope: " + e.getMessage());
         }
-        if (!envelope.eventId().equals(row.eventId())) {
-            return Optional.of("envelope eventId " + envelope.eventId() + " differs from the row's " + row.eventId());
+        if (!envelope.eventId().equals(row.entry().eventId())) {
+            return Optional.of("envelope eventId " + envelope.eventId() + " differs from the row's "
+                    + row.entry().eventId());
         }
-        if (!envelope.orderId().equals(row.aggregateId())) {
+        if (!envelope.orderId().equals(row.entry().aggregateId())) {
+            return Optional.of("envelope orderId " + envelope.orderId() + " differs from the row's "
+                    + row.entry().aggregateId());
+        }
+        if (!envelope.eventType().equals(row.entry().eventType())
+                || !envelope.eventVersion().toString().equals(row.entry().eventVersion())) {
             return Optional.of(
-                    "envelope orderId " + envelope.orderId() + " differs from the row's " + row.aggregateId());
-        }
-        if (!envelope.eventType().equals(row.eventType())
-                || !envelope.eventVersion().toString().equals(row.eventVersion())) {
-            return Optional.of("envelope says " + envelope.eventType() + " " + envelope.eventVersion()
-                    + ", the row says " + row.eventType() + " " + row.eventVersion());
+                    "envelope says " + envelope.eventType() + " " + envelope.eventVersion() + ", the row says "
+                            + row.entry().eventType() + " " + row.entry().eventVersion());
         }
         int size = recordSize(row, value.length);
         if (size > maxRecordBytes) {
@@ -67,26 +70,28 @@ public final class OutboxRecords {
     /** The record for a row that {@link #refusal} accepted. */
     public ProducerRecord<String, byte[]> toRecord(OutboxRow row) {
         RecordHeaders headers = new RecordHeaders();
-        headers.add(EventHeaders.EVENT_ID, utf8(row.eventId().toString()));
-        headers.add(EventHeaders.EVENT_TYPE, utf8(row.eventType()));
-        headers.add(EventHeaders.EVENT_VERSION, utf8(row.eventVersion()));
-        if (row.traceparent() != null) {
-            headers.add(EventHeaders.TRACEPARENT, utf8(row.traceparent()));
+        headers.add(EventHeaders.EVENT_ID, utf8(row.entry().eventId().toString()));
+        headers.add(EventHeaders.EVENT_TYPE, utf8(row.entry().eventType()));
+        headers.add(EventHeaders.EVENT_VERSION, utf8(row.entry().eventVersion()));
+        if (row.entry().traceparent() != null) {
+            headers.add(EventHeaders.TRACEPARENT, utf8(row.entry().traceparent()));
         }
-        return new ProducerRecord<>(topic, null, row.aggregateId(), utf8(row.payload()), headers);
+        return new ProducerRecord<>(
+                topic, null, row.entry().aggregateId(), utf8(row.entry().payload()), headers);
     }
 
     private static int recordSize(OutboxRow row, int valueBytes) {
         int headers = EventHeaders.EVENT_ID.length()
                 + 36
                 + EventHeaders.EVENT_TYPE.length()
-                + utf8(row.eventType()).length
+                + utf8(row.entry().eventType()).length
                 + EventHeaders.EVENT_VERSION.length()
-                + utf8(row.eventVersion()).length
-                + (row.traceparent() == null
+                + utf8(row.entry().eventVersion()).length
+                + (row.entry().traceparent() == null
                         ? 0
-                        : EventHeaders.TRACEPARENT.length() + row.traceparent().length());
-        return RECORD_OVERHEAD_BYTES + utf8(row.aggregateId()).length + valueBytes + headers;
+                        : EventHeaders.TRACEPARENT.length()
+                                + row.entry().traceparent().length());
+        return RECORD_OVERHEAD_BYTES + utf8(row.entry().aggregateId()).length + valueBytes + headers;
     }
 
     private static byte[] utf8(String text) {

@@ -1,5 +1,8 @@
 package io.orderflow.relay;
 
+import io.orderflow.outbox.OutboxRow;
+import io.orderflow.outbox.OutboxTable;
+import io.orderflow.outbox.PendingBatch;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -145,17 +148,17 @@ public final class OutboxRelay implements Runnable, AutoCloseable {
             return batch.heldBehindHorizon() ? new CycleResult(0, 0, true, false, false) : CycleResult.IDLE;
         }
         Set<String> orders = new LinkedHashSet<>();
-        batch.ready().forEach(row -> orders.add(row.aggregateId()));
-        Set<String> blocked = table.ordersWithQuarantinedEvents(orders);
+        batch.ready().forEach(row -> orders.add(row.entry().aggregateId()));
+        Set<String> blocked = table.aggregatesWithQuarantinedEvents(orders);
         List<OutboxRow> toSend = new ArrayList<>(batch.ready().size());
         int quarantined = 0;
         for (OutboxRow row : batch.ready()) {
-            String refusal = blocked.contains(row.aggregateId())
-                    ? "held: an earlier event of order " + row.aggregateId() + " is quarantined"
+            String refusal = blocked.contains(row.entry().aggregateId())
+                    ? "held: an earlier event of order " + row.entry().aggregateId() + " is quarantined"
                     : records.refusal(row).orElse(null);
             if (refusal != null) {
                 quarantine(row, refusal);
-                blocked.add(row.aggregateId());
+                blocked.add(row.entry().aggregateId());
                 quarantined++;
             } else {
                 toSend.add(row);
@@ -212,7 +215,12 @@ public final class OutboxRelay implements Runnable, AutoCloseable {
         metrics.quarantined();
         LOG.errorf(
                 "outbox relay: quarantined event %s (%s %s) of order %s, outbox id %d: %s",
-                row.eventId(), row.eventType(), row.eventVersion(), row.aggregateId(), row.id(), reason);
+                row.entry().eventId(),
+                row.entry().eventType(),
+                row.entry().eventVersion(),
+                row.entry().aggregateId(),
+                row.id(),
+                reason);
     }
 
     private void connect() throws SQLException {

@@ -4,6 +4,8 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.orderflow.outbox.OutboxBacklog;
+import io.orderflow.outbox.OutboxRow;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 

@@ -50,6 +50,10 @@ public record RelaySettings(
         }
     }
 
+    public RelaySettings withTopic(String value) {
+        return copy(c -> c.topic = value);
+    }
+
     public RelaySettings withRetention(Duration value) {
         return copy(c -> c.retention = value);
     }

@@ -12,6 +12,7 @@ import io.orderflow.outbox.HeldAggregateLocks;
 import io.orderflow.outbox.OutboxEntry;
 import io.orderflow.outbox.OutboxInsert;
 import io.orderflow.postgres.PostgresDatabase;
+import io.orderflow.testing.CleanSchema;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -22,12 +23,10 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
-import org.flywaydb.core.Flyway;
 
 /**
- * The order service's database for relay tests: a clean outbox from the outbox library's Flyway migration (on the
- * classpath), and
- * writers that follow the outbox protocol (the order's advisory lock first, then one row per version).
+ * A service's database for relay tests: a clean outbox from the outbox library's Flyway migration (on the classpath),
+ * and writers that follow the outbox protocol (the order's advisory lock first, then one row per version).
  */
 public final class OutboxFixture {
 
@@ -42,16 +41,7 @@ public final class OutboxFixture {
 
     /** Drops everything and migrates from scratch, so each test starts with an empty outbox. */
     public static OutboxFixture clean(PostgresDatabase database) throws SQLException {
-        try (Connection connection = database.connect();
-                Statement statement = connection.createStatement()) {
-            statement.execute("DROP SCHEMA IF EXISTS public CASCADE");
-            statement.execute("CREATE SCHEMA public");
-        }
-        Flyway.configure()
-                .dataSource(database.jdbcUrl(), database.user(), database.password())
-                .locations(MIGRATIONS)
-                .load()
-                .migrate();
+        CleanSchema.migrate(database, MIGRATIONS);
         return new OutboxFixture(database);
     }
 

@@ -3,6 +3,8 @@ package io.orderflow.relay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.orderflow.outbox.OutboxRow;
+import io.orderflow.outbox.OutboxTable;
 import io.orderflow.postgres.PostgresDatabase;
 import io.orderflow.relay.TopicReader.Published;
 import io.orderflow.testing.InProcessBroker;

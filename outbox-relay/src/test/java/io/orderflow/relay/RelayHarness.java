@@ -10,7 +10,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 
-/** Builds relays wired to a test's database and broker, and creates the topic they publish to. */
+/** Builds relays wired to a test's database and broker, and creates the topics they publish to. */
 final class RelayHarness {
 
     static final String TOPIC = "orders";
@@ -24,9 +24,13 @@ final class RelayHarness {
     }
 
     void createTopic(int partitions) throws Exception {
+        createTopic(TOPIC, partitions);
+    }
+
+    void createTopic(String topic, int partitions) throws Exception {
         try (Admin admin =
                 Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, partitions, (short) 1)))
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1)))
                     .all()
                     .get(30, TimeUnit.SECONDS);
         }

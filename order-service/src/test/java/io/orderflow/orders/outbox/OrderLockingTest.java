@@ -7,10 +7,10 @@ import static org.awaitility.Awaitility.await;
 
 import io.orderflow.contracts.order.OrderCancelled;
 import io.orderflow.orders.OrderTables;
-import io.orderflow.orders.OrderTables.OutboxRow;
 import io.orderflow.orders.PostgresResource;
 import io.orderflow.outbox.AggregateLocks;
 import io.orderflow.outbox.HeldAggregateLocks;
+import io.orderflow.outbox.OutboxRow;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -84,7 +84,7 @@ class OrderLockingTest {
 
         assertThat(pay.get().statusCode()).isEqualTo(200);
         OutboxRow paid = tables.outbox(id).getLast();
-        assertThat(paid.aggregateVersion()).isEqualTo(2);
+        assertThat(paid.entry().aggregateVersion()).isEqualTo(2);
         assertThat(paid.txId()).isGreaterThan(holderXid);
     }
 
@@ -101,7 +101,9 @@ class OrderLockingTest {
                 .toList();
 
         assertThat(statuses).containsOnlyOnce(200).containsOnly(200, 409);
-        assertThat(tables.outbox(id)).extracting(OutboxRow::aggregateVersion).containsExactly(1L, 2L);
+        assertThat(tables.outbox(id))
+                .extracting(row -> row.entry().aggregateVersion())
+                .containsExactly(1L, 2L);
     }
 
     @Test
@@ -118,7 +120,7 @@ class OrderLockingTest {
             List<OutboxRow> rows = tables.outbox(id);
             long version = tables.order(id).orElseThrow().version();
             assertThat(rows)
-                    .extracting(OutboxRow::aggregateVersion)
+                    .extracting(row -> row.entry().aggregateVersion())
                     .containsExactly(java.util.stream.LongStream.rangeClosed(1, version)
                             .boxed()
                             .toArray(Long[]::new));

@@ -18,12 +18,12 @@ import io.orderflow.contracts.order.OrderPaid;
 import io.orderflow.contracts.order.OrderShipped;
 import io.orderflow.orders.OrderTables;
 import io.orderflow.orders.OrderTables.OrderState;
-import io.orderflow.orders.OrderTables.OutboxRow;
 import io.orderflow.orders.PostgresResource;
 import io.orderflow.outbox.AggregateLocks;
 import io.orderflow.outbox.HeldAggregateLocks;
 import io.orderflow.outbox.OutboxEntry;
 import io.orderflow.outbox.OutboxInsert;
+import io.orderflow.outbox.OutboxRow;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -73,9 +73,9 @@ class OutboxTest {
                 .getUUID("id");
         assertOneRowPerVersionWrittenWithTheOrder(id, 1);
         OutboxRow created = tables.outbox(id).getFirst();
-        assertThat(tables.lineXmins(id)).hasSize(2).containsOnly(created.xid());
+        assertThat(tables.lineXmins(id)).hasSize(2).containsOnly(OrderTables.xid(created));
         assertThat(tables.number("SELECT xmin::text::bigint FROM idempotency_keys WHERE order_id = ?", id))
-                .isEqualTo(created.xid());
+                .isEqualTo(OrderTables.xid(created));
 
         transition(id, "pay").statusCode(200);
         assertOneRowPerVersionWrittenWithTheOrder(id, 2);
@@ -84,7 +84,9 @@ class OutboxTest {
         assertOneRowPerVersionWrittenWithTheOrder(id, 3);
 
         List<OutboxRow> rows = tables.outbox(id);
-        assertThat(rows).extracting(OutboxRow::eventType).containsExactly("OrderCreated", "OrderPaid", "OrderShipped");
+        assertThat(rows)
+                .extracting(row -> row.entry().eventType())
+                .containsExactly("OrderCreated", "OrderPaid", "OrderShipped");
         assertThat(rows).extracting(OutboxRow::txId).isSorted().doesNotHaveDuplicates();
     }
 
@@ -157,7 +159,7 @@ class OutboxTest {
                 .statusCode(200);
 
         assertThat(tables.outbox(id)).hasSize(2).allSatisfy(row -> {
-            assertThat(row.traceparent()).isEqualTo(TRACEPARENT);
+            assertThat(row.entry().traceparent()).isEqualTo(TRACEPARENT);
             assertThat(envelope(row).traceparent()).isEqualTo(TRACEPARENT);
         });
     }
@@ -177,13 +179,13 @@ class OutboxTest {
 
         List<OutboxRow> rows = tables.outbox(id);
         assertThat(rows)
-                .extracting(OutboxRow::traceparent)
+                .extracting(row -> row.entry().traceparent())
                 .allMatch(Traceparent::isValid)
                 .doesNotHaveDuplicates();
         assertThat(rows)
                 .extracting(row -> envelope(row).traceparent())
                 .containsExactlyElementsOf(
-                        rows.stream().map(OutboxRow::traceparent).toList());
+                        rows.stream().map(row -> row.entry().traceparent()).toList());
     }
 
     @Test
@@ -219,7 +221,9 @@ class OutboxTest {
                     .containsExactly("CREATED", 1L);
             assertThat(tables.number("SELECT count(*) FROM orders WHERE id = ? AND payment_reference IS NULL", id))
                     .isOne();
-            assertThat(tables.outbox(id)).extracting(OutboxRow::eventType).containsExactly("OrderCreated", "OrderPaid");
+            assertThat(tables.outbox(id))
+                    .extracting(row -> row.entry().eventType())
+                    .containsExactly("OrderCreated", "OrderPaid");
         } finally {
             tables.execute("DELETE FROM outbox WHERE aggregate_id = ? AND aggregate_version = 2", id.toString());
         }
@@ -231,34 +235,34 @@ class OutboxTest {
         List<OutboxRow> rows = tables.outbox(id);
         assertThat(order.version()).isEqualTo(version);
         assertThat(rows)
-                .extracting(OutboxRow::aggregateVersion)
+                .extracting(row -> row.entry().aggregateVersion())
                 .containsExactly(java.util.stream.LongStream.rangeClosed(1, version)
                         .boxed()
                         .toArray(Long[]::new));
-        assertThat(rows.getLast().xid())
+        assertThat(OrderTables.xid(rows.getLast()))
                 .as("the outbox row of version %d was written by the transaction that wrote the order row", version)
                 .isEqualTo(order.xmin());
     }
 
     private Object decode(OutboxRow row, long version) {
         EventEnvelope envelope = envelope(row);
-        assertThat(row.aggregateVersion()).isEqualTo(version);
-        assertThat(envelope.eventId()).isEqualTo(row.eventId());
-        assertThat(envelope.eventType()).isEqualTo(row.eventType());
-        assertThat(envelope.eventVersion().toString()).isEqualTo(row.eventVersion());
+        assertThat(row.entry().aggregateVersion()).isEqualTo(version);
+        assertThat(envelope.eventId()).isEqualTo(row.entry().eventId());
+        assertThat(envelope.eventType()).isEqualTo(row.entry().eventType());
+        assertThat(envelope.eventVersion().toString()).isEqualTo(row.entry().eventVersion());
         assertThat(envelope.eventVersion())
                 .isEqualTo(EventCatalog.orderEvents()
-                        .find(row.eventType())
+                        .find(row.entry().eventType())
                         .orElseThrow()
                         .current());
-        assertThat(envelope.orderId()).isEqualTo(row.aggregateId());
+        assertThat(envelope.orderId()).isEqualTo(row.entry().aggregateId());
         assertThat(envelope.producer()).isEqualTo("order-service");
-        assertThat(envelope.occurredAt()).isEqualTo(row.occurredAt());
-        assertThat(envelope.traceparent()).isEqualTo(row.traceparent());
+        assertThat(envelope.occurredAt()).isEqualTo(row.entry().occurredAt());
+        assertThat(envelope.traceparent()).isEqualTo(row.entry().traceparent());
         return codec.decodePayload(envelope);
     }
 
     private EventEnvelope envelope(OutboxRow row) {
-        return codec.decode(row.payload().getBytes(StandardCharsets.UTF_8));
+        return codec.decode(row.entry().payload().getBytes(StandardCharsets.UTF_8));
     }
 }

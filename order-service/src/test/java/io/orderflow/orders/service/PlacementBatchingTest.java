@@ -101,7 +101,7 @@ class PlacementBatchingTest {
         for (UUID id : List.of(held, duplicated, join(third).order().id())) {
             assertThat(tables.outbox(id))
                     .singleElement()
-                    .satisfies(row -> assertThat(row.eventType()).isEqualTo("OrderCreated"));
+                    .satisfies(row -> assertThat(row.entry().eventType()).isEqualTo("OrderCreated"));
         }
     }
 

@@ -1,4 +1,4 @@
-package io.orderflow.relay;
+package io.orderflow.outbox;
 
 import java.time.Duration;
 

@@ -1,16 +1,20 @@
-package io.orderflow.relay;
+package io.orderflow.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.orderflow.postgres.PostgresDatabase;
+import io.orderflow.testing.CleanSchema;
 import io.orderflow.testing.PostgresTest;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -18,32 +22,65 @@ import org.junit.jupiter.api.Test;
  * The relay's reads stay on their partial indexes on a large outbox that PostgreSQL has no statistics for yet, as
  * after a minute of heavy load on a new table: a sequential scan there costs the whole retention on every read.
  */
-@PostgresTest(service = "order-service")
+@PostgresTest(service = "outbox")
 class OutboxTableTest {
 
-    private static final int PUBLISHED_ROWS = 100_000;
+    private static final Instant NOW = Instant.parse("2026-12-02T00:00:00Z");
 
-    private OutboxFixture outbox;
+    private static final int AGGREGATES = 300;
+    private static final int VERSIONS = 100;
+    private static final int PUBLISHED_ROWS = AGGREGATES * VERSIONS;
+    private static final int AGGREGATES_PER_TRANSACTION = 100;
 
+    private PostgresDatabase database;
+
+    /**
+     * A clean outbox holding {@link #PUBLISHED_ROWS} published rows and one pending row, written the way every writer
+     * writes (aggregate locks, then {@link OutboxInsert}) and published the way the relay marks them.
+     */
     @BeforeEach
     void setUp(PostgresDatabase database) throws SQLException {
-        outbox = OutboxFixture.clean(database);
-        try (Connection connection = outbox.connect();
-                Statement statement = connection.createStatement()) {
-            statement.execute("""
-                    INSERT INTO outbox (event_id, aggregate_id, aggregate_version, event_type, event_version, payload,
-                                        occurred_at, published_at)
-                    SELECT gen_random_uuid(), 'order-' || n, 1, 'OrderCreated', '1.1', repeat('x', 500),
-                           clock_timestamp(), clock_timestamp()
-                      FROM generate_series(1, %d) AS n
-                    """.formatted(PUBLISHED_ROWS));
+        this.database = database;
+        CleanSchema.migrate(database, "classpath:db/outbox");
+        try (Connection connection = database.connect()) {
+            for (int first = 0; first < AGGREGATES; first += AGGREGATES_PER_TRANSACTION) {
+                List<String> aggregates = new ArrayList<>();
+                for (int n = first; n < first + AGGREGATES_PER_TRANSACTION; n++) {
+                    aggregates.add("order-" + n);
+                }
+                write(connection, aggregates, VERSIONS);
+            }
+            OutboxTable table = new OutboxTable(connection);
+            List<Long> ids = table.pending(PUBLISHED_ROWS).ready().stream()
+                    .map(OutboxRow::id)
+                    .toList();
+            assertThat(table.markPublished(ids)).isEqualTo(PUBLISHED_ROWS);
+            write(connection, List.of("pending-order"), 1);
         }
-        outbox.write("pending-order", 1);
+    }
+
+    /** Versions 1 to {@code versions} of each aggregate, in one transaction. */
+    private static void write(Connection connection, List<String> aggregates, int versions) throws SQLException {
+        connection.setAutoCommit(false);
+        HeldAggregateLocks locks = AggregateLocks.acquire(connection, aggregates, connection);
+        try (PreparedStatement insert = connection.prepareStatement(OutboxInsert.SQL)) {
+            for (String aggregate : aggregates) {
+                for (int version = 1; version <= versions; version++) {
+                    OutboxEntry entry = new OutboxEntry(
+                            UUID.randomUUID(), aggregate, version, "OrderCreated", "1.1", "x".repeat(500), null, NOW);
+                    OutboxInsert.bind(insert, locks, connection, entry);
+                    insert.addBatch();
+                }
+            }
+            insert.executeBatch();
+        }
+        connection.commit();
+        connection.setAutoCommit(true);
     }
 
     @Test
     void theBacklogIsCountedFromThePartialIndexesWithoutStatistics() throws SQLException {
-        try (Connection connection = outbox.connect()) {
+        try (Connection connection = database.connect()) {
             OutboxTable.configureSession(connection);
 
             assertThat(plan(connection, OutboxTable.BACKLOG)).doesNotContain("Seq Scan");
@@ -55,7 +92,7 @@ class OutboxTableTest {
 
     @Test
     void pendingRowsAreReadInIndexOrderWithoutVisitingEveryIndexEntry() throws SQLException {
-        try (Connection connection = outbox.connect()) {
+        try (Connection connection = database.connect()) {
             OutboxTable.configureSession(connection);
 
             assertThat(plan(connection, OutboxTable.PENDING.replace("?", "500")))
@@ -68,7 +105,7 @@ class OutboxTableTest {
 
     @Test
     void thePurgeFindsRowsPastTheRetentionThroughTheIndexBound() throws SQLException {
-        try (Connection connection = outbox.connect()) {
+        try (Connection connection = database.connect()) {
             OutboxTable.configureSession(connection);
 
             String plan = plan(

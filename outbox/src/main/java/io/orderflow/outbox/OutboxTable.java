@@ -1,4 +1,4 @@
-package io.orderflow.relay;
+package io.orderflow.outbox;
 
 import java.sql.Array;
 import java.sql.Connection;
@@ -16,7 +16,9 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * The relay's view of the outbox table (schema: order-service's Flyway migrations), on one connection.
+ * The relay's side of the outbox table ({@code db/outbox} migrations of this library), on one connection: what may
+ * be published now, marking rows published or quarantined, deleting rows past their retention, and the backlog. The
+ * writers' side is {@link OutboxInsert}. Each service's database has its own outbox table and its own relay.
  *
  * <p><b>Publishing order and the horizon.</b> Rows are returned in {@code (tx_id, id)} order, and only those whose
  * writing transaction is older than every transaction still running: {@code tx_id < pg_snapshot_xmin(snapshot)}.
@@ -25,7 +27,8 @@ import java.util.UUID;
  * order without ever skipping a gap that may still fill (ids are drawn at insert, not at commit, so id order alone
  * is not commit order). The horizon comes from the same statement's snapshot as the rows it filters
  * ({@code pg_current_snapshot()} is the active snapshot), so "below the horizon" and "visible" agree. Writers take the
- * order's advisory lock before their first write, so transactions that change the same order get increasing
+ * aggregate's advisory lock before their first write ({@link AggregateLocks}), so transactions that change the same
+ * aggregate get increasing
  * {@code tx_id}s in the order they changed it; see docs/outbox.md for the whole argument.
  *
  * <p>Every method runs in the connection's auto-commit mode: each statement is its own transaction, and a crash
@@ -36,12 +39,18 @@ public final class OutboxTable {
 
     static final String PENDING = """
             SELECT o.id, o.tx_id::text::bigint AS tx_id, o.event_id, o.aggregate_id, o.aggregate_version,
-                   o.event_type, o.event_version, o.payload, o.traceparent, o.created_at,
+                   o.event_type, o.event_version, o.payload, o.traceparent, o.occurred_at, o.created_at,
                    o.tx_id < h.horizon AS ready
               FROM outbox o, (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon) h
              WHERE o.published_at IS NULL AND o.quarantined_at IS NULL
              ORDER BY o.tx_id, o.id
              LIMIT ?
+            """;
+
+    static final String ROWS_OF = """
+            SELECT id, tx_id::text::bigint AS tx_id, event_id, aggregate_id, aggregate_version, event_type,
+                   event_version, payload, traceparent, occurred_at, created_at
+              FROM outbox WHERE aggregate_id = ? ORDER BY aggregate_version
             """;
 
     /**
@@ -104,25 +113,32 @@ public final class OutboxTable {
                         held = true;
                         break;
                     }
-                    ready.add(new OutboxRow(
-                            rows.getLong("id"),
-                            rows.getLong("tx_id"),
-                            rows.getObject("event_id", UUID.class),
-                            rows.getString("aggregate_id"),
-                            rows.getLong("aggregate_version"),
-                            rows.getString("event_type"),
-                            rows.getString("event_version"),
-                            rows.getString("payload"),
-                            rows.getString("traceparent"),
-                            rows.getTimestamp("created_at").toInstant()));
+                    ready.add(row(rows));
                 }
             }
         }
         return new PendingBatch(ready, held);
     }
 
-    /** The orders among {@code aggregateIds} that have a quarantined event: their later events must wait too. */
-    public Set<String> ordersWithQuarantinedEvents(Collection<String> aggregateIds) throws SQLException {
+    /**
+     * Every row of {@code aggregateId} still in the table (published, pending or quarantined), by aggregate version:
+     * for tests and tools that check what a service wrote.
+     */
+    public List<OutboxRow> rowsOf(String aggregateId) throws SQLException {
+        List<OutboxRow> found = new ArrayList<>();
+        try (PreparedStatement statement = connection.prepareStatement(ROWS_OF)) {
+            statement.setString(1, aggregateId);
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    found.add(row(rows));
+                }
+            }
+        }
+        return found;
+    }
+
+    /** The aggregates among {@code aggregateIds} that have a quarantined event: their later events must wait too. */
+    public Set<String> aggregatesWithQuarantinedEvents(Collection<String> aggregateIds) throws SQLException {
         Set<String> blocked = new HashSet<>();
         if (aggregateIds.isEmpty()) {
             return blocked;
@@ -188,5 +204,23 @@ public final class OutboxTable {
             Duration age = oldest == null || oldest.isAfter(now) ? Duration.ZERO : Duration.between(oldest, now);
             return new OutboxBacklog(pending, age, row.getLong(3));
         }
+    }
+
+    /** The row at {@code rows}' cursor, from the columns {@link #PENDING} and {@link #ROWS_OF} both select. */
+    private static OutboxRow row(ResultSet rows) throws SQLException {
+        OutboxEntry entry = new OutboxEntry(
+                rows.getObject("event_id", UUID.class),
+                rows.getString("aggregate_id"),
+                rows.getLong("aggregate_version"),
+                rows.getString("event_type"),
+                rows.getString("event_version"),
+                rows.getString("payload"),
+                rows.getString("traceparent"),
+                rows.getTimestamp("occurred_at").toInstant());
+        return new OutboxRow(
+                rows.getLong("id"),
+                rows.getLong("tx_id"),
+                entry,
+                rows.getTimestamp("created_at").toInstant());
     }
 }
