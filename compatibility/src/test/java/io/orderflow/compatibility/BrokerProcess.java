@@ -3,6 +3,7 @@ package io.orderflow.compatibility;
 import io.orderflow.ops.bench.kafkaperf.BrokerLauncher;
 import io.orderflow.ops.bench.kafkaperf.OrderflowBrokerLauncher;
 import io.orderflow.ops.bench.kafkaperf.RunningBroker;
+import io.orderflow.process.ServiceStartException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -82,7 +83,7 @@ public final class BrokerProcess implements AutoCloseable {
     static RunningBroker start(BrokerLauncher launcher, Path workDir, Path logFile) {
         try {
             return launcher.start(workDir, logFile);
-        } catch (IOException e) {
+        } catch (IOException | ServiceStartException e) {
             throw new IllegalStateException(
                     launcher.name() + " did not start (" + e.getMessage() + "); its output:\n" + output(logFile), e);
         }

@@ -2,6 +2,7 @@ package io.orderflow.foreignclients;
 
 import io.orderflow.ops.bench.kafkaperf.OrderflowBrokerLauncher;
 import io.orderflow.ops.bench.kafkaperf.RunningBroker;
+import io.orderflow.process.ServiceStartException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -32,7 +33,7 @@ final class PackagedBroker implements AutoCloseable {
         try {
             Files.createDirectories(dir);
             return new PackagedBroker(LAUNCHER.start(dir, log));
-        } catch (IOException e) {
+        } catch (IOException | ServiceStartException e) {
             throw new IllegalStateException("The broker did not start (" + e.getMessage() + "):\n" + read(log), e);
         }
     }

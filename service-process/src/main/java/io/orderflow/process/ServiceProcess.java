@@ -8,7 +8,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A packaged Quarkus service ({@code <module>/target/quarkus-app/quarkus-run.jar}) as a child process, exactly as it
@@ -29,7 +27,9 @@ import java.util.concurrent.TimeUnit;
  *
  * <p><b>Start.</b> {@link Builder#start()} returns once the readiness path ({@code /q/health/ready} unless set
  * otherwise) answers 200, and fails with {@link ServiceStartException}, carrying the tail of the service's log, if
- * the jar is missing, the process exits first, or it is not ready in time. Output goes to a log file (appended).
+ * the jar is missing, the process exits first, or it is not ready in time. Output goes to a log file (appended). The
+ * process itself (start, readiness polling, log, stop, crash) is a {@link ChildProcess}; this class adds the command
+ * line of a Quarkus jar and the HTTP side.
  *
  * <p><b>Stop and crash.</b> {@link #close()} sends SIGTERM (Quarkus shuts down gracefully) and SIGKILL after a grace
  * period; {@link #killNine()} is the crash a test inflicts. {@link #isAlive()} and {@link #exitCode()} tell whether it
@@ -49,18 +49,12 @@ public final class ServiceProcess implements AutoCloseable {
             .connectTimeout(Duration.ofSeconds(2))
             .build();
 
-    private final String name;
-    private final Process process;
+    private final ChildProcess process;
     private final URI baseUri;
-    private final Path logFile;
-    private final double readyMillis;
 
-    private ServiceProcess(String name, Process process, URI baseUri, Path logFile, double readyMillis) {
-        this.name = name;
+    private ServiceProcess(ChildProcess process, URI baseUri) {
         this.process = process;
         this.baseUri = baseUri;
-        this.logFile = logFile;
-        this.readyMillis = readyMillis;
     }
 
     /** A service called {@code name} (its module's name, for messages) packaged as {@code jar}. */
@@ -147,50 +141,14 @@ public final class ServiceProcess implements AutoCloseable {
             properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
             command.add("-jar");
             command.add(jar.toString());
-            long startedAt = System.nanoTime();
-            Process process;
-            try {
-                Path parent = logFile.toAbsolutePath().getParent();
-                Files.createDirectories(parent);
-                process = ChildProcesses.start(new ProcessBuilder(command)
-                        .redirectErrorStream(true)
-                        .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
-                        .redirectInput(ProcessBuilder.Redirect.from(
-                                Path.of("/dev/null").toFile())));
-                if (pidFile != null) {
-                    Files.writeString(pidFile, Long.toString(process.pid()));
-                }
-            } catch (IOException e) {
-                throw new ServiceStartException("Cannot start " + name + ": " + String.join(" ", command), e);
-            }
             String shownHost = host.equals("0.0.0.0") ? LOOPBACK : host;
             URI baseUri = URI.create("http://" + shownHost + ":" + httpPort);
-            ServiceProcess starting = new ServiceProcess(name, process, baseUri, logFile, Double.NaN);
-            awaitReady(starting, startedAt);
-            return new ServiceProcess(name, process, baseUri, logFile, (System.nanoTime() - startedAt) / 1e6);
-        }
-
-        private void awaitReady(ServiceProcess service, long startedAt) {
-            long deadline = startedAt + readyTimeout.toNanos();
-            while (service.status(readinessPath) != 200) {
-                if (!service.process.isAlive()) {
-                    ChildProcesses.forget(service.process);
-                    throw new ServiceStartException(name + " exited with code " + service.process.exitValue()
-                            + " while starting; the end of " + logFile + ":\n" + service.tail(30));
-                }
-                if (System.nanoTime() > deadline) {
-                    service.close();
-                    throw new ServiceStartException(name + " was not ready (" + readinessPath + ") within "
-                            + readyTimeout.toSeconds() + " s; the end of " + logFile + ":\n" + service.tail(30));
-                }
-                try {
-                    service.process.waitFor(100, TimeUnit.MILLISECONDS); // returns early if it exits
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    service.close();
-                    throw new ServiceStartException("Interrupted while waiting for " + name, e);
-                }
-            }
+            ChildProcess process = ChildProcess.start(
+                    new ChildProcess.Spec(name, command, logFile, pidFile, STOP_GRACE),
+                    () -> status(baseUri, readinessPath) == 200,
+                    readinessPath + " answering 200",
+                    readyTimeout);
+            return new ServiceProcess(process, baseUri);
         }
     }
 
@@ -229,7 +187,7 @@ public final class ServiceProcess implements AutoCloseable {
     }
 
     public String name() {
-        return name;
+        return process.name();
     }
 
     /** {@code http://<host>:<port>}, the service's base address. */
@@ -247,11 +205,11 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** From spawning the JVM to the first 200 from the readiness path. */
     public double readyMillis() {
-        return readyMillis;
+        return process.readyMillis();
     }
 
     public Path logFile() {
-        return logFile;
+        return process.logFile();
     }
 
     public boolean isAlive() {
@@ -260,28 +218,27 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** The exit code once the process has ended; empty while it runs. */
     public OptionalInt exitCode() {
-        return process.isAlive() ? OptionalInt.empty() : OptionalInt.of(process.exitValue());
+        return process.exitCode();
     }
 
     /** Everything the service wrote to its log so far. */
     public String log() {
-        try {
-            return Files.readString(logFile, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return "(cannot read " + logFile + ": " + e.getMessage() + ")";
-        }
+        return process.log();
     }
 
     /** The last {@code lines} lines of its log. */
     public String tail(int lines) {
-        List<String> all = log().lines().toList();
-        return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+        return process.tail(lines);
     }
 
     /** The HTTP status of {@code GET path}, or -1 when the service does not answer. */
     public int status(String path) {
+        return status(baseUri, path);
+    }
+
+    private static int status(URI baseUri, String path) {
         try {
-            return HTTP.send(request(path), HttpResponse.BodyHandlers.discarding())
+            return HTTP.send(request(baseUri, path), HttpResponse.BodyHandlers.discarding())
                     .statusCode();
         } catch (IOException e) {
             return -1;
@@ -310,6 +267,10 @@ public final class ServiceProcess implements AutoCloseable {
     }
 
     private HttpRequest request(String path) {
+        return request(baseUri, path);
+    }
+
+    private static HttpRequest request(URI baseUri, String path) {
         return HttpRequest.newBuilder(baseUri.resolve(path))
                 .timeout(Duration.ofSeconds(10))
                 .build();
@@ -317,29 +278,12 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** SIGKILL: no shutdown hook, no flush, no goodbye to the database or the broker. */
     public void killNine() {
-        process.destroyForcibly();
-        try {
-            process.waitFor();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } finally {
-            ChildProcesses.forget(process);
-        }
+        process.killNine();
     }
 
     /** SIGTERM, then SIGKILL if it has not stopped after the grace period. Idempotent. */
     @Override
     public void close() {
-        if (!process.isAlive()) {
-            ChildProcesses.forget(process);
-            return;
-        }
-        try {
-            if (ChildProcesses.stop(process, STOP_GRACE).isEmpty()) {
-                System.err.printf("%s did not stop within %s of SIGTERM; killed%n", name, STOP_GRACE);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        process.close();
     }
 }

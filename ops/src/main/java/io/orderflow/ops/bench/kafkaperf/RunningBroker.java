@@ -1,6 +1,7 @@
 package io.orderflow.ops.bench.kafkaperf;
 
-import io.orderflow.process.ChildProcesses;
+import io.orderflow.process.ChildProcess;
+import io.orderflow.process.ServiceStartException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -22,46 +23,29 @@ public final class RunningBroker implements AutoCloseable {
     private static final Duration STARTUP_TIMEOUT = Duration.ofMinutes(2);
     private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(60);
 
-    private final String name;
-    private final Process process;
+    private final ChildProcess process;
     private final int port;
-    private final Path logFile;
-    private final long startupNanos;
 
-    private RunningBroker(String name, Process process, int port, Path logFile, long startupNanos) {
-        this.name = name;
+    private RunningBroker(ChildProcess process, int port) {
         this.process = process;
         this.port = port;
-        this.logFile = logFile;
-        this.startupNanos = startupNanos;
     }
 
     /**
      * Starts {@code command} and returns once the broker answers an ApiVersions request on {@code port}; the
-     * start-up time runs from just before the JVM is spawned to that answer.
+     * start-up time runs from just before the JVM is spawned to that answer. {@code logFile} starts empty: it holds
+     * this broker's output only, which the benchmarks search for warnings.
+     *
+     * @throws ServiceStartException if it exits first or does not answer within two minutes
      */
     static RunningBroker launch(String name, List<String> command, int port, Path logFile) throws IOException {
-        long t0 = System.nanoTime();
-        Process process = ChildProcesses.start(new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(logFile.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile())));
-        long deadline = t0 + STARTUP_TIMEOUT.toNanos();
-        while (!ApiVersionsProbe.answers(HOST, port, 200)) {
-            if (!process.isAlive()) {
-                ChildProcesses.forget(process);
-                throw new IOException(
-                        name + " exited with code " + process.exitValue() + " during start-up; see " + logFile);
-            }
-            if (System.nanoTime() > deadline) {
-                process.destroyForcibly();
-                ChildProcesses.forget(process);
-                throw new IOException(name + " did not answer ApiVersions on " + HOST + ":" + port + " within "
-                        + STARTUP_TIMEOUT + "; see " + logFile);
-            }
-            sleep(5);
-        }
-        return new RunningBroker(name, process, port, logFile, System.nanoTime() - t0);
+        Files.deleteIfExists(logFile);
+        ChildProcess process = ChildProcess.start(
+                new ChildProcess.Spec(name, command, logFile, null, SHUTDOWN_TIMEOUT),
+                () -> ApiVersionsProbe.answers(HOST, port, 200),
+                "answering ApiVersions on " + HOST + ":" + port,
+                STARTUP_TIMEOUT);
+        return new RunningBroker(process, port);
     }
 
     public String bootstrapServers() {
@@ -69,7 +53,7 @@ public final class RunningBroker implements AutoCloseable {
     }
 
     public double startupMillis() {
-        return startupNanos / 1e6;
+        return process.readyMillis();
     }
 
     public boolean isAlive() {
@@ -77,7 +61,7 @@ public final class RunningBroker implements AutoCloseable {
     }
 
     public Path logFile() {
-        return logFile;
+        return process.logFile();
     }
 
     /** Resident memory now ({@code VmRSS}), in MiB. */
@@ -92,12 +76,7 @@ public final class RunningBroker implements AutoCloseable {
 
     /** User plus system CPU time used so far, in seconds. */
     public double cpuSeconds() {
-        return process.toHandle()
-                        .info()
-                        .totalCpuDuration()
-                        .orElse(Duration.ZERO)
-                        .toNanos()
-                / 1e9;
+        return process.cpuSeconds();
     }
 
     private long statusKiB(String field) {
@@ -110,41 +89,26 @@ public final class RunningBroker implements AutoCloseable {
                 }
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read " + status + " of " + name, e);
+            throw new UncheckedIOException("Cannot read " + status + " of " + process.name(), e);
         }
-        throw new IllegalStateException("No " + field + " in " + status + " of " + name);
+        throw new IllegalStateException("No " + field + " in " + status + " of " + process.name());
     }
 
     /** SIGTERM, then waits for the broker to exit; kills it if it has not after a minute. */
     @Override
     public void close() {
-        try {
-            if (stop(SHUTDOWN_TIMEOUT).isEmpty()) {
-                System.out.printf("  %s did not stop within %s of SIGTERM; killed%n", name, SHUTDOWN_TIMEOUT);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        process.close();
     }
 
     /**
      * SIGTERM, then waits up to {@code grace} for the broker to exit; if it has not, kills it: see
-     * {@link ChildProcesses#stop}.
+     * {@link ChildProcess#stop}.
      *
      * @return the broker's exit code if it exited within {@code grace} of SIGTERM (or had already exited), empty
      *     if it had to be killed
      * @throws InterruptedException if interrupted while waiting; the broker has then been killed
      */
     public OptionalInt stop(Duration grace) throws InterruptedException {
-        return ChildProcesses.stop(process, grace);
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while waiting for a broker to start", e);
-        }
+        return process.stop(grace);
     }
 }
