@@ -1,5 +1,7 @@
 package io.orderflow.contracts;
 
+import io.orderflow.contracts.inventory.InventoryRejected;
+import io.orderflow.contracts.inventory.InventoryReserved;
 import io.orderflow.contracts.order.OrderCancelled;
 import io.orderflow.contracts.order.OrderCreated;
 import io.orderflow.contracts.order.OrderEvent;
@@ -28,8 +30,15 @@ public final class EventCatalog {
     public static final EventType<OrderCancelled> ORDER_CANCELLED =
             new EventType<>("OrderCancelled", OrderCancelled.class, List.of(EventVersion.V1_0));
 
+    public static final EventType<InventoryReserved> INVENTORY_RESERVED =
+            new EventType<>("InventoryReserved", InventoryReserved.class, List.of(EventVersion.V1_0));
+    public static final EventType<InventoryRejected> INVENTORY_REJECTED =
+            new EventType<>("InventoryRejected", InventoryRejected.class, List.of(EventVersion.V1_0));
+
     private static final EventCatalog ORDER_EVENTS =
             new EventCatalog(List.of(ORDER_CREATED, ORDER_PAID, ORDER_SHIPPED, ORDER_CANCELLED));
+    private static final EventCatalog INVENTORY_EVENTS =
+            new EventCatalog(List.of(INVENTORY_RESERVED, INVENTORY_REJECTED));
 
     private final Map<String, EventType<?>> byName = new LinkedHashMap<>();
     private final Map<Class<?>, EventType<?>> byPayloadType = new LinkedHashMap<>();
@@ -49,6 +58,11 @@ public final class EventCatalog {
     /** The order events of this build: OrderCreated 1.0 and 1.1; OrderPaid, OrderShipped, OrderCancelled 1.0. */
     public static EventCatalog orderEvents() {
         return ORDER_EVENTS;
+    }
+
+    /** inventory-service's outcomes, on the {@code inventory} topic: InventoryReserved and InventoryRejected 1.0. */
+    public static EventCatalog inventoryEvents() {
+        return INVENTORY_EVENTS;
     }
 
     /** All types, in the order they were catalogued. */

@@ -11,5 +11,11 @@ public final class Topics {
     /** All order events; record key = the order id (UTF-8), record value = an encoded {@link EventEnvelope}. */
     public static final String ORDERS = "orders";
 
+    /**
+     * inventory-service's outcomes ({@link EventCatalog#inventoryEvents()}), keyed like {@link #ORDERS} by the order
+     * id, so that an order's reservation outcome and its order events share a partition number.
+     */
+    public static final String INVENTORY = "inventory";
+
     private Topics() {}
 }

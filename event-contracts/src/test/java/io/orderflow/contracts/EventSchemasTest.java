@@ -20,6 +20,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
@@ -32,8 +33,17 @@ class EventSchemasTest {
     private final EventCodec codec = new EventCodec();
     private final ObjectMapper mapper = EventJson.newObjectMapper();
 
-    /** Each catalogue whose current versions have schemas: this build's, and the 1.0 release of OrderCreated. */
-    private static final List<EventCatalog> CATALOGUES = List.of(EventCatalog.orderEvents(), OrderCreatedV1.CATALOG);
+    /**
+     * Each catalogue whose current versions have schemas: this build's order and inventory events, and the 1.0 release
+     * of OrderCreated.
+     */
+    private static final List<EventCatalog> CATALOGUES =
+            List.of(EventCatalog.orderEvents(), EventCatalog.inventoryEvents(), OrderCreatedV1.CATALOG);
+
+    /** This build's catalogues. */
+    private static final List<EventType<?>> BUILD_TYPES = Stream.concat(
+                    EventCatalog.orderEvents().types().stream(), EventCatalog.inventoryEvents().types().stream())
+            .toList();
 
     @Property(tries = 300)
     void everyEncodedEventValidatesAgainstTheEnvelopeSchemaAndItsVersionsPayloadSchema(
@@ -64,7 +74,7 @@ class EventSchemasTest {
 
     @Example
     void everyCataloguedVersionHasADraft2020_12Schema() {
-        for (EventType<?> type : EventCatalog.orderEvents().types()) {
+        for (EventType<?> type : BUILD_TYPES) {
             for (EventVersion version : type.versions()) {
                 ContractSchema schema = ContractSchema.payload(type.name(), version);
                 assertThat(schema.node().path("$schema").textValue())
@@ -109,7 +119,7 @@ class EventSchemasTest {
 
     @Example
     void aMinorVersionOnlyAddsOptionalPropertiesToThePreviousOne() {
-        for (EventType<?> type : EventCatalog.orderEvents().types()) {
+        for (EventType<?> type : BUILD_TYPES) {
             for (int i = 1; i < type.versions().size(); i++) {
                 ContractSchema older =
                         ContractSchema.payload(type.name(), type.versions().get(i - 1));

@@ -7,14 +7,14 @@ import java.util.regex.Pattern;
  * The field rules the order payloads share. They throw {@link IllegalArgumentException} naming the record and field,
  * never a {@link NullPointerException}: the codec reports the message when a decoded payload breaks a rule.
  */
-final class PayloadFields {
+public final class PayloadFields {
 
     static final int MAX_DIGITS = 18;
     private static final Pattern CURRENCY = Pattern.compile("[A-Z]{3}");
 
     private PayloadFields() {}
 
-    static String requireText(String value, String field) {
+    public static String requireText(String value, String field) {
         if (value == null || value.isBlank()) {
             throw new IllegalArgumentException(field + " is required and must not be blank");
         }
@@ -28,7 +28,7 @@ final class PayloadFields {
         return value;
     }
 
-    static String requireCurrency(String value, String field) {
+    public static String requireCurrency(String value, String field) {
         if (value == null || !CURRENCY.matcher(value).matches()) {
             throw new IllegalArgumentException(
                     field + " must be an ISO 4217 code (three upper-case letters), was " + quoted(value));
@@ -41,7 +41,7 @@ final class PayloadFields {
      * least zero ({@code 1E+3} becomes {@code 1000}, so it round-trips exactly). The bound is far beyond any price, and
      * it keeps a hostile {@code "1e999999999"} from making a reader print a billion digits.
      */
-    static BigDecimal requireAmount(BigDecimal amount, String field) {
+    public static BigDecimal requireAmount(BigDecimal amount, String field) {
         if (amount == null) {
             throw new IllegalArgumentException(field + " is required");
         }
