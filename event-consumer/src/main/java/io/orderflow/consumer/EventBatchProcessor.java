@@ -1,0 +1,278 @@
+package io.orderflow.consumer;
+
+import io.orderflow.contracts.EventCodec;
+import io.orderflow.contracts.EventEnvelope;
+import io.orderflow.contracts.UndecodableEventException;
+import io.orderflow.contracts.UnknownEventTypeException;
+import io.orderflow.contracts.order.OrderEvent;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import javax.sql.DataSource;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.jboss.logging.Logger;
+
+/**
+ * Applies a batch of consumed records exactly once in effect: one database transaction claims the batch's event ids
+ * ({@link ProcessedEvents}) and applies the new ones in record order ({@link EventHandler}); records that fail go to a
+ * retry or dead-letter topic ({@link FailureRouting}). {@link #process} returns only when every record of the batch is
+ * accounted for (applied and committed, skipped, or sent and acknowledged elsewhere): the caller commits the batch's
+ * offsets after that, never before.
+ *
+ * <p><b>Crash behaviour.</b> A crash before the transaction commits redelivers the batch and nothing of it was applied;
+ * after the commit and before the offsets are committed, the redelivered records find their ids claimed and are
+ * skipped as duplicates (a failed record's id was rolled back with its effect, so it is tried again). A record sent to a
+ * retry topic and then redelivered may be sent twice; its copies carry the same event id, so at most one applies.
+ *
+ * <p><b>Failures.</b> A record that cannot be decoded, or whose major version this reader does not read, goes to the
+ * dead-letter topic; an event type this reader does not know is skipped. A handler failure rolls the transaction back,
+ * sets that record aside, and the batch runs again without it (failures are rare, so the common path has no
+ * savepoints). A lost database (connection errors, SQLSTATE 08, 57P0x) or a transaction conflict (40001, 40P01) fails
+ * no record: the batch is tried again with back-off until it commits or the processor is closed.
+ *
+ * <p>Thread-safety: one batch at a time per instance (the consumer's thread); {@link #close()} from any thread.
+ */
+public final class EventBatchProcessor implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(EventBatchProcessor.class);
+    private static final Duration BACKOFF_MIN = Duration.ofMillis(100);
+    private static final Duration BACKOFF_MAX = Duration.ofSeconds(5);
+
+    private final DataSource database;
+    private final EventCodec codec;
+    private final EventHandler handler;
+    private final FailureRouting routing;
+    private final Producer<String, byte[]> producer;
+    private final ConsumerMetrics metrics;
+    private final Clock clock;
+    private volatile boolean closed;
+
+    public EventBatchProcessor(
+            DataSource database,
+            EventCodec codec,
+            EventHandler handler,
+            FailureRouting routing,
+            Producer<String, byte[]> producer,
+            ConsumerMetrics metrics,
+            Clock clock) {
+        this.database = database;
+        this.codec = codec;
+        this.handler = handler;
+        this.routing = routing;
+        this.producer = producer;
+        this.metrics = metrics;
+        this.clock = clock;
+    }
+
+    /**
+     * Applies {@code records} (a poll's worth, in partition order) and routes their failures; see the class comment.
+     *
+     * @throws InterruptedException if interrupted or closed while the database is away: nothing is committed then, and
+     *     the records are delivered again
+     */
+    public BatchOutcome process(List<ConsumerRecord<String, byte[]>> records) throws InterruptedException {
+        Map<ConsumerRecord<String, byte[]>, Failure> failures = new LinkedHashMap<>();
+        List<ConsumedEvent> events = new ArrayList<>();
+        int ignored = 0;
+        for (ConsumerRecord<String, byte[]> record : records) {
+            try {
+                EventEnvelope envelope = codec.decode(record.value());
+                if (!handler.handles(envelope.eventType())) {
+                    ignored++;
+                    continue;
+                }
+                OrderEvent event = codec.decodePayload(envelope);
+                events.add(new ConsumedEvent(record, envelope, event));
+            } catch (UnknownEventTypeException e) {
+                ignored++;
+            } catch (UndecodableEventException e) {
+                failures.put(record, new Failure(e, false));
+            }
+        }
+        Applied applied = applyWithRetries(events, failures);
+        int retried = 0;
+        int deadLettered = 0;
+        List<Future<RecordMetadata>> sends = new ArrayList<>();
+        for (Map.Entry<ConsumerRecord<String, byte[]>, Failure> failed : failures.entrySet()) {
+            ProducerRecord<String, byte[]> routed = routing.route(
+                    failed.getKey(),
+                    failed.getValue().cause(),
+                    failed.getValue().retryable());
+            if (routed.topic().equals(routing.topics().deadLetterTopic())) {
+                deadLettered++;
+                LOG.warnf(
+                        "dead-lettering %s-%d@%d: %s",
+                        failed.getKey().topic(),
+                        failed.getKey().partition(),
+                        failed.getKey().offset(),
+                        failed.getValue().cause().getMessage());
+            } else {
+                retried++;
+            }
+            sends.add(producer.send(routed));
+        }
+        awaitAcknowledged(sends);
+        BatchOutcome outcome = new BatchOutcome(
+                applied.count(), applied.duplicates(), ignored, retried, deadLettered, applied.transactions());
+        metrics.batch(outcome);
+        return outcome;
+    }
+
+    /**
+     * {@link #process} once every record of {@code records} that came from a retry topic is due: its timestamp plus
+     * the topic's delay. Records of one retry topic partition are in timestamp order, so waiting for the last one
+     * delays the others by at most the spread of the batch. Records of other topics are not delayed.
+     */
+    public BatchOutcome processWhenDue(List<ConsumerRecord<String, byte[]>> records) throws InterruptedException {
+        long due = 0;
+        for (ConsumerRecord<String, byte[]> record : records) {
+            long at = routing.topics()
+                    .delayOf(record.topic())
+                    .map(delay -> record.timestamp() + delay.toMillis())
+                    .orElse(0L);
+            due = Math.max(due, at);
+        }
+        long wait = due - clock.millis();
+        while (wait > 0 && !closed) {
+            Thread.sleep(Math.min(wait, 200)); // a retry's delay, in slices so that close() is noticed
+            wait = due - clock.millis();
+        }
+        return process(records);
+    }
+
+    private record Failure(Throwable cause, boolean retryable) {}
+
+    private record Applied(int count, int duplicates, int transactions) {}
+
+    /** Runs the transaction until it commits, setting aside each record whose handler fails. */
+    private Applied applyWithRetries(List<ConsumedEvent> events, Map<ConsumerRecord<String, byte[]>, Failure> failures)
+            throws InterruptedException {
+        Duration backoff = BACKOFF_MIN;
+        int transactions = 0;
+        while (true) {
+            List<ConsumedEvent> remaining = events.stream()
+                    .filter(e -> !failures.containsKey(e.record()))
+                    .toList();
+            if (remaining.isEmpty()) {
+                return new Applied(0, 0, transactions);
+            }
+            transactions++;
+            try {
+                Applied applied = applyOnce(remaining, failures);
+                if (applied != null) {
+                    return new Applied(applied.count(), applied.duplicates(), transactions);
+                }
+                // A handler failed: its record is in failures now; run again without it.
+            } catch (SQLException e) {
+                if (closed) {
+                    throw new InterruptedException("closed while the database was unavailable: " + e.getMessage());
+                }
+                LOG.warnf(
+                        "batch of %d events not committed (%s, SQLSTATE %s); trying again in %d ms",
+                        remaining.size(), e.getMessage(), e.getSQLState(), backoff.toMillis());
+                Thread.sleep(backoff.toMillis()); // back-off while the database is away, not synchronisation
+                backoff = backoff.multipliedBy(2).compareTo(BACKOFF_MAX) > 0 ? BACKOFF_MAX : backoff.multipliedBy(2);
+            }
+        }
+    }
+
+    /**
+     * One transaction over {@code events}: null if a handler failed (rolled back, the record added to
+     * {@code failures}), else what it applied. A database failure outside the handlers, or one that is the database's
+     * and not the event's, is thrown.
+     */
+    private Applied applyOnce(List<ConsumedEvent> events, Map<ConsumerRecord<String, byte[]>, Failure> failures)
+            throws SQLException {
+        try (Connection transaction = database.getConnection()) {
+            transaction.setAutoCommit(false);
+            try {
+                Set<UUID> fresh = ProcessedEvents.claim(transaction, events);
+                int applied = 0;
+                int duplicates = 0;
+                List<ConsumedEvent> done = new ArrayList<>();
+                for (ConsumedEvent event : events) {
+                    if (!fresh.remove(event.envelope().eventId())) {
+                        duplicates++;
+                        continue;
+                    }
+                    try {
+                        handler.apply(transaction, event);
+                    } catch (SQLException e) {
+                        if (isTheDatabases(e)) {
+                            throw e;
+                        }
+                        transaction.rollback();
+                        failures.put(event.record(), new Failure(e, true));
+                        return null;
+                    } catch (RejectedEventException e) {
+                        transaction.rollback();
+                        failures.put(event.record(), new Failure(e, false));
+                        return null;
+                    } catch (Exception e) {
+                        transaction.rollback();
+                        failures.put(event.record(), new Failure(e, true));
+                        return null;
+                    }
+                    applied++;
+                    done.add(event);
+                }
+                transaction.commit();
+                Instant now = clock.instant();
+                done.forEach(e -> metrics.latency(Duration.between(e.envelope().occurredAt(), now)));
+                return new Applied(applied, duplicates, 1);
+            } catch (SQLException | RuntimeException e) {
+                rollbackQuietly(transaction);
+                throw e;
+            }
+        }
+    }
+
+    /** A failure of the database or of the transaction as a whole, not of one event: the batch is tried again. */
+    static boolean isTheDatabases(SQLException e) {
+        String state = e.getSQLState();
+        return state != null
+                && (state.startsWith("08")
+                        || state.startsWith("57P")
+                        || state.equals("40001")
+                        || state.equals("40P01")
+                        || state.equals("53300"));
+    }
+
+    private void awaitAcknowledged(List<Future<RecordMetadata>> sends) throws InterruptedException {
+        for (Future<RecordMetadata> send : sends) {
+            try {
+                send.get();
+            } catch (ExecutionException e) {
+                // Not acknowledged: fail the batch so that its offsets are not committed and it is delivered again.
+                throw new IllegalStateException("a retry or dead-letter record was not acknowledged", e.getCause());
+            }
+        }
+    }
+
+    private static void rollbackQuietly(Connection transaction) {
+        try {
+            transaction.rollback();
+        } catch (SQLException ignored) {
+            // The connection is gone; so is the transaction.
+        }
+    }
+
+    /** Stops retrying a batch while the database is away. */
+    @Override
+    public void close() {
+        closed = true;
+    }
+}

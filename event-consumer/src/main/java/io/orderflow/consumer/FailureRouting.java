@@ -1,0 +1,142 @@
+package io.orderflow.consumer;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.Optional;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+
+/**
+ * Turns a record that failed into the record to send: to the next retry topic while retries remain and the failure
+ * may pass, else to the dead-letter topic. The key and value are the original's byte for byte, so the key still
+ * partitions it with its order; headers are the original's plus {@link FailureHeaders} (a record that already went
+ * through retries keeps the first retry's original topic, partition, offset and timestamps). Thread-safe (immutable).
+ */
+public final class FailureRouting {
+
+    private final RetryTopics topics;
+    private final Clock clock;
+
+    public FailureRouting(RetryTopics topics, Clock clock) {
+        this.topics = topics;
+        this.clock = clock;
+    }
+
+    public RetryTopics topics() {
+        return topics;
+    }
+
+    /** Retries before the attempt that produced {@code record}: 0 for a record of the source topic. */
+    public static int priorRetries(ConsumerRecord<?, ?> record) {
+        return text(record.headers(), FailureHeaders.RETRY_COUNT)
+                .map(count -> Integer.parseInt(count) + 1)
+                .orElse(0);
+    }
+
+    /**
+     * Where {@code record} goes after {@code failure}: a retry topic if {@code retryable} and retries remain, else the
+     * dead-letter topic.
+     */
+    public ProducerRecord<String, byte[]> route(
+            ConsumerRecord<String, byte[]> record, Throwable failure, boolean retryable) {
+        int prior = priorRetries(record);
+        return retryable && prior < topics.maxRetries()
+                ? toRetry(record, failure, prior)
+                : toDeadLetter(record, failure);
+    }
+
+    private ProducerRecord<String, byte[]> toRetry(
+            ConsumerRecord<String, byte[]> record, Throwable failure, int prior) {
+        Headers headers = copyWithout(record.headers(), "delayed-retry-");
+        put(headers, FailureHeaders.RETRY_COUNT, Integer.toString(prior));
+        put(
+                headers,
+                FailureHeaders.RETRY_ORIGINAL_TIMESTAMP,
+                original(record, FailureHeaders.RETRY_ORIGINAL_TIMESTAMP, Long.toString(record.timestamp())));
+        put(
+                headers,
+                FailureHeaders.RETRY_FIRST_PROCESSING_TIMESTAMP,
+                original(record, FailureHeaders.RETRY_FIRST_PROCESSING_TIMESTAMP, Long.toString(clock.millis())));
+        put(
+                headers,
+                FailureHeaders.RETRY_EXCEPTION_CLASS_NAME,
+                failure.getClass().getName());
+        put(headers, FailureHeaders.RETRY_REASON, reason(failure));
+        if (failure.getCause() != null) {
+            put(
+                    headers,
+                    FailureHeaders.RETRY_CAUSE_CLASS_NAME,
+                    failure.getCause().getClass().getName());
+            put(headers, FailureHeaders.RETRY_CAUSE, reason(failure.getCause()));
+        }
+        put(headers, FailureHeaders.RETRY_TOPIC, original(record, FailureHeaders.RETRY_TOPIC, record.topic()));
+        put(
+                headers,
+                FailureHeaders.RETRY_PARTITION,
+                original(record, FailureHeaders.RETRY_PARTITION, Integer.toString(record.partition())));
+        put(
+                headers,
+                FailureHeaders.RETRY_OFFSET,
+                original(record, FailureHeaders.RETRY_OFFSET, Long.toString(record.offset())));
+        return new ProducerRecord<>(topics.retryTopic(prior), null, record.key(), record.value(), headers);
+    }
+
+    private ProducerRecord<String, byte[]> toDeadLetter(ConsumerRecord<String, byte[]> record, Throwable failure) {
+        Headers headers = copyWithout(record.headers(), "dead-letter-");
+        put(
+                headers,
+                FailureHeaders.DEAD_LETTER_EXCEPTION_CLASS_NAME,
+                failure.getClass().getName());
+        put(headers, FailureHeaders.DEAD_LETTER_REASON, reason(failure));
+        if (failure.getCause() != null) {
+            put(
+                    headers,
+                    FailureHeaders.DEAD_LETTER_CAUSE_CLASS_NAME,
+                    failure.getCause().getClass().getName());
+            put(headers, FailureHeaders.DEAD_LETTER_CAUSE, reason(failure.getCause()));
+        }
+        put(headers, FailureHeaders.DEAD_LETTER_TOPIC, original(record, FailureHeaders.RETRY_TOPIC, record.topic()));
+        put(
+                headers,
+                FailureHeaders.DEAD_LETTER_PARTITION,
+                original(record, FailureHeaders.RETRY_PARTITION, Integer.toString(record.partition())));
+        put(
+                headers,
+                FailureHeaders.DEAD_LETTER_OFFSET,
+                original(record, FailureHeaders.RETRY_OFFSET, Long.toString(record.offset())));
+        return new ProducerRecord<>(topics.deadLetterTopic(), null, record.key(), record.value(), headers);
+    }
+
+    /** The value {@code name} already has on {@code record} (it came through a retry), else {@code fresh}. */
+    private static String original(ConsumerRecord<?, ?> record, String name, String fresh) {
+        return text(record.headers(), name).orElse(fresh);
+    }
+
+    private static String reason(Throwable failure) {
+        return failure.getMessage() == null ? failure.toString() : failure.getMessage();
+    }
+
+    private static Headers copyWithout(Headers source, String prefix) {
+        RecordHeaders copy = new RecordHeaders();
+        for (Header header : source) {
+            if (!header.key().startsWith(prefix)) {
+                copy.add(header.key(), header.value());
+            }
+        }
+        return copy;
+    }
+
+    private static void put(Headers headers, String name, String value) {
+        headers.add(name, value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    static Optional<String> text(Headers headers, String name) {
+        Header header = headers.lastHeader(name);
+        return header == null || header.value() == null
+                ? Optional.empty()
+                : Optional.of(new String(header.value(), StandardCharsets.UTF_8));
+    }
+}

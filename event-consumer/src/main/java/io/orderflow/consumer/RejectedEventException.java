@@ -1,0 +1,12 @@
+package io.orderflow.consumer;
+
+/** An event that can never be applied, whatever the retries: its record goes to the dead-letter topic at once. */
+public class RejectedEventException extends RuntimeException {
+    public RejectedEventException(String message) {
+        super(message);
+    }
+
+    public RejectedEventException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

@@ -1,0 +1,393 @@
+package io.orderflow.consumer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.orderflow.contracts.EventCodec;
+import io.orderflow.contracts.EventEnvelope;
+import io.orderflow.contracts.EventVersion;
+import io.orderflow.contracts.order.OrderCancelled;
+import io.orderflow.contracts.order.OrderEvent;
+import io.orderflow.postgres.PostgresDatabase;
+import io.orderflow.testing.CleanSchema;
+import io.orderflow.testing.InProcessBroker;
+import io.orderflow.testing.PostgresTest;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The processor against a real PostgreSQL (the processed-events migration plus a table of effects) and our broker
+ * (retry and dead-letter topics), with a handler that records one row per applied event and fails on command.
+ */
+@PostgresTest(service = "event-consumer")
+class EventBatchProcessorTest {
+
+    private static final String SOURCE = "orders";
+    private static final RetryTopics TOPICS =
+            RetryTopics.of("test-group", List.of(Duration.ofMillis(200), Duration.ofMillis(400)));
+
+    private final EventCodec codec = new EventCodec();
+    private final Map<String, Integer> failuresLeft = new HashMap<>();
+    private PostgresDatabase database;
+    private InProcessBroker broker;
+    private KafkaProducer<String, byte[]> producer;
+    private ConsumerMetrics metrics;
+    private EventBatchProcessor processor;
+    private long nextOffset;
+
+    /** Inserts one effect row per applied event; fails for an order while {@link #failuresLeft} says so. */
+    private final EventHandler recorder = new EventHandler() {
+        @Override
+        public boolean handles(String eventType) {
+            return !eventType.equals("OrderPaid");
+        }
+
+        @Override
+        public void apply(Connection transaction, ConsumedEvent event) throws SQLException {
+            String order = event.envelope().orderId();
+            int left = failuresLeft.getOrDefault(order, 0);
+            if (left > 0) {
+                failuresLeft.put(order, left - 1);
+                throw new IllegalStateException("the handler is told to fail for " + order);
+            }
+            if (order.startsWith("rejected")) {
+                throw new RejectedEventException("order " + order + " can never be applied");
+            }
+            try (PreparedStatement insert =
+                    transaction.prepareStatement("INSERT INTO effects (event_id, order_id) VALUES (?, ?)")) {
+                insert.setObject(1, event.envelope().eventId());
+                insert.setString(2, order);
+                insert.executeUpdate();
+            }
+        }
+    };
+
+    @BeforeEach
+    void setUp(PostgresDatabase database, @TempDir Path brokerDir) throws Exception {
+        this.database = database;
+        CleanSchema.migrate(database, "classpath:db/consumer");
+        try (Connection connection = database.connect();
+                Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE effects (event_id uuid NOT NULL, order_id text NOT NULL)");
+        }
+        broker = InProcessBroker.start(brokerDir);
+        try (Admin admin =
+                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+            List<NewTopic> topics = new ArrayList<>();
+            TOPICS.retryTopicNames().forEach(name -> topics.add(new NewTopic(name, 1, (short) 1)));
+            topics.add(new NewTopic(TOPICS.deadLetterTopic(), 1, (short) 1));
+            admin.createTopics(topics).all().get(30, TimeUnit.SECONDS);
+        }
+        producer = new KafkaProducer<>(
+                Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        broker.bootstrapServers(),
+                        ProducerConfig.ACKS_CONFIG,
+                        "all"),
+                new StringSerializer(),
+                new ByteArraySerializer());
+        metrics = new ConsumerMetrics(new SimpleMeterRegistry(), "test-group");
+        processor = processor(database.dataSource());
+    }
+
+    private EventBatchProcessor processor(DataSource dataSource) {
+        return new EventBatchProcessor(
+                dataSource,
+                codec,
+                recorder,
+                new FailureRouting(TOPICS, Clock.systemUTC()),
+                producer,
+                metrics,
+                Clock.systemUTC());
+    }
+
+    @AfterEach
+    void tearDown() {
+        processor.close();
+        producer.close();
+        broker.close();
+    }
+
+    private ConsumerRecord<String, byte[]> record(String orderId, byte[] value) {
+        return new ConsumerRecord<>(SOURCE, 0, nextOffset++, orderId, value);
+    }
+
+    private ConsumerRecord<String, byte[]> event(OrderEvent event) {
+        EventEnvelope envelope = codec.wrap(event, UUID.randomUUID(), Instant.now(), "test", null);
+        return record(event.orderId(), codec.encode(envelope));
+    }
+
+    private static OrderCancelled cancelled(String orderId) {
+        return new OrderCancelled(orderId, "test");
+    }
+
+    private List<String> effects() throws SQLException {
+        List<String> orders = new ArrayList<>();
+        try (Connection connection = database.connect();
+                Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT order_id FROM effects ORDER BY order_id")) {
+            while (rows.next()) {
+                orders.add(rows.getString(1));
+            }
+        }
+        return orders;
+    }
+
+    private List<ConsumerRecord<String, byte[]>> readAll(String topic, int expected) {
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        broker.bootstrapServers(),
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                        "earliest"),
+                new StringDeserializer(),
+                new ByteArrayDeserializer())) {
+            TopicPartition partition = new TopicPartition(topic, 0);
+            consumer.assign(List.of(partition));
+            consumer.seekToBeginning(List.of(partition));
+            List<ConsumerRecord<String, byte[]>> read = new ArrayList<>();
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (read.size() < expected && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(read::add);
+            }
+            return read;
+        }
+    }
+
+    private static String header(ConsumerRecord<?, ?> record, String name) {
+        var header = record.headers().lastHeader(name);
+        return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void appliesEachEventOnceAcrossADuplicateInTheBatchAndARedeliveredBatch() throws Exception {
+        ConsumerRecord<String, byte[]> first = event(cancelled("order-1"));
+        ConsumerRecord<String, byte[]> second = event(cancelled("order-2"));
+        ConsumerRecord<String, byte[]> again = record("order-1", first.value());
+
+        BatchOutcome outcome = processor.process(List.of(first, second, again));
+        BatchOutcome redelivered = processor.process(List.of(first, second));
+
+        assertThat(effects()).containsExactly("order-1", "order-2");
+        assertThat(outcome.applied()).isEqualTo(2);
+        assertThat(outcome.duplicates()).isEqualTo(1);
+        assertThat(redelivered.applied()).isZero();
+        assertThat(redelivered.duplicates()).isEqualTo(2);
+        assertThat(metrics.duplicates()).isEqualTo(3);
+    }
+
+    @Test
+    void aPoisonRecordGoesStraightToTheDeadLetterTopicWithItsOriginAndTheRestIsApplied() throws Exception {
+        ConsumerRecord<String, byte[]> poison = record("order-x", "{not json".getBytes(StandardCharsets.UTF_8));
+        ConsumerRecord<String, byte[]> good = event(cancelled("order-1"));
+
+        BatchOutcome outcome = processor.process(List.of(poison, good));
+
+        assertThat(outcome.deadLettered()).isEqualTo(1);
+        assertThat(effects()).containsExactly("order-1");
+        ConsumerRecord<String, byte[]> dead =
+                readAll(TOPICS.deadLetterTopic(), 1).getFirst();
+        assertThat(dead.key()).isEqualTo("order-x");
+        assertThat(dead.value()).isEqualTo(poison.value());
+        assertThat(header(dead, FailureHeaders.DEAD_LETTER_REASON)).contains("not valid JSON");
+        assertThat(header(dead, FailureHeaders.DEAD_LETTER_EXCEPTION_CLASS_NAME))
+                .isEqualTo("io.orderflow.contracts.MalformedEventException");
+        assertThat(header(dead, FailureHeaders.DEAD_LETTER_TOPIC)).isEqualTo(SOURCE);
+        assertThat(header(dead, FailureHeaders.DEAD_LETTER_PARTITION)).isEqualTo("0");
+        assertThat(header(dead, FailureHeaders.DEAD_LETTER_OFFSET)).isEqualTo(Long.toString(poison.offset()));
+    }
+
+    @Test
+    void anUnknownMajorVersionIsDeadLetteredNamingItAndAnUnknownTypeIsSkipped() throws Exception {
+        EventEnvelope v1 = codec.wrap(cancelled("order-2"), UUID.randomUUID(), Instant.now(), "test", null);
+        EventEnvelope v2 = new EventEnvelope(
+                v1.eventId(),
+                v1.eventType(),
+                EventVersion.parse("2.0"),
+                v1.occurredAt(),
+                v1.producer(),
+                v1.orderId(),
+                null,
+                v1.payload());
+        EventEnvelope unknown = new EventEnvelope(
+                UUID.randomUUID(),
+                "OrderRefunded",
+                EventVersion.V1_0,
+                v1.occurredAt(),
+                v1.producer(),
+                "order-3",
+                null,
+                v1.payload());
+
+        BatchOutcome outcome = processor.process(
+                List.of(record("order-2", codec.encode(v2)), record("order-3", codec.encode(unknown))));
+
+        assertThat(outcome.deadLettered()).isEqualTo(1);
+        assertThat(outcome.ignored()).isEqualTo(1);
+        assertThat(header(readAll(TOPICS.deadLetterTopic(), 1).getFirst(), FailureHeaders.DEAD_LETTER_REASON))
+                .contains("2.0");
+        assertThat(effects()).isEmpty();
+    }
+
+    @Test
+    void aTransientFailureGoesToTheRetryTopicAndSucceedsWhenDueWhileTheRestOfTheBatchIsApplied() throws Exception {
+        failuresLeft.put("order-flaky", 1);
+        ConsumerRecord<String, byte[]> flaky = event(cancelled("order-flaky"));
+
+        BatchOutcome outcome =
+                processor.process(List.of(event(cancelled("order-1")), flaky, event(cancelled("order-2"))));
+
+        assertThat(outcome.retried()).isEqualTo(1);
+        assertThat(outcome.transactions()).isEqualTo(2);
+        assertThat(effects()).containsExactly("order-1", "order-2");
+        String firstRetryTopic = TOPICS.retryTopic(0);
+        assertThat(firstRetryTopic).isEqualTo("test-group_retry_200");
+        ConsumerRecord<String, byte[]> retry = readAll(firstRetryTopic, 1).getFirst();
+        assertThat(header(retry, FailureHeaders.RETRY_COUNT)).isEqualTo("0");
+        assertThat(header(retry, FailureHeaders.RETRY_REASON)).contains("told to fail");
+        assertThat(header(retry, FailureHeaders.RETRY_TOPIC)).isEqualTo(SOURCE);
+        assertThat(header(retry, FailureHeaders.RETRY_OFFSET)).isEqualTo(Long.toString(flaky.offset()));
+        assertThat(header(retry, FailureHeaders.RETRY_FIRST_PROCESSING_TIMESTAMP))
+                .isNotNull();
+
+        BatchOutcome retried = processor.processWhenDue(List.of(retry));
+
+        assertThat(System.currentTimeMillis()).isGreaterThanOrEqualTo(retry.timestamp() + 200);
+        assertThat(retried.applied()).isEqualTo(1);
+        assertThat(effects()).containsExactly("order-1", "order-2", "order-flaky");
+    }
+
+    @Test
+    void aRecordThatFailsEveryRetryEndsInTheDeadLetterTopicWithItsOriginAndAttempts() throws Exception {
+        failuresLeft.put("order-broken", 10);
+        ConsumerRecord<String, byte[]> original = event(cancelled("order-broken"));
+
+        processor.process(List.of(original));
+        ConsumerRecord<String, byte[]> firstRetry =
+                readAll(TOPICS.retryTopic(0), 1).getFirst();
+        processor.processWhenDue(List.of(firstRetry));
+        ConsumerRecord<String, byte[]> secondRetry =
+                readAll(TOPICS.retryTopic(1), 1).getFirst();
+        BatchOutcome last = processor.processWhenDue(List.of(secondRetry));
+
+        assertThat(header(secondRetry, FailureHeaders.RETRY_COUNT)).isEqualTo("1");
+        assertThat(last.deadLettered()).isEqualTo(1);
+        ConsumerRecord<String, byte[]> dead =
+                readAll(TOPICS.deadLetterTopic(), 1).getFirst();
+        assertThat(header(dead, FailureHeaders.DEAD_LETTER_TOPIC)).isEqualTo(SOURCE);
+        assertThat(header(dead, FailureHeaders.DEAD_LETTER_OFFSET)).isEqualTo(Long.toString(original.offset()));
+        assertThat(header(dead, FailureHeaders.RETRY_COUNT)).isEqualTo("1");
+        assertThat(header(dead, FailureHeaders.DEAD_LETTER_REASON)).contains("told to fail");
+        assertThat(effects()).isEmpty();
+        assertThat(failuresLeft.get("order-broken")).isEqualTo(7); // the original attempt and two retries
+    }
+
+    @Test
+    void aRejectedEventIsDeadLetteredWithoutRetries() throws Exception {
+        BatchOutcome outcome = processor.process(List.of(event(cancelled("rejected-1"))));
+
+        assertThat(outcome.deadLettered()).isEqualTo(1);
+        assertThat(outcome.retried()).isZero();
+        assertThat(header(readAll(TOPICS.deadLetterTopic(), 1).getFirst(), FailureHeaders.DEAD_LETTER_REASON))
+                .contains("can never be applied");
+    }
+
+    @Test
+    void whileTheDatabaseIsAwayTheBatchWaitsAndIsAppliedOnceItIsBackWithoutFailingAnyRecord() throws Exception {
+        AtomicInteger refusals = new AtomicInteger(2);
+        DataSource flaky = new RefusingDataSource(database.dataSource(), refusals);
+        processor.close();
+        processor = processor(flaky);
+
+        BatchOutcome outcome = processor.process(List.of(event(cancelled("order-1"))));
+
+        assertThat(refusals).hasValue(0);
+        assertThat(outcome.applied()).isEqualTo(1);
+        assertThat(outcome.retried() + outcome.deadLettered()).isZero();
+        assertThat(outcome.transactions()).isEqualTo(3);
+        assertThat(effects()).containsExactly("order-1");
+    }
+
+    /** Refuses connections (SQLSTATE 08001, as the driver does when the server is down) a given number of times. */
+    private record RefusingDataSource(DataSource delegate, AtomicInteger refusals) implements DataSource {
+        @Override
+        public Connection getConnection() throws SQLException {
+            if (refusals.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                throw new SQLException("Connection to localhost refused", "08001");
+            }
+            return delegate.getConnection();
+        }
+
+        @Override
+        public Connection getConnection(String user, String password) throws SQLException {
+            return getConnection();
+        }
+
+        @Override
+        public PrintWriter getLogWriter() {
+            return null;
+        }
+
+        @Override
+        public void setLogWriter(PrintWriter out) {}
+
+        @Override
+        public void setLoginTimeout(int seconds) {}
+
+        @Override
+        public int getLoginTimeout() {
+            return 0;
+        }
+
+        @Override
+        public Logger getParentLogger() throws SQLFeatureNotSupportedException {
+            throw new SQLFeatureNotSupportedException();
+        }
+
+        @Override
+        public <T> T unwrap(Class<T> type) throws SQLException {
+            throw new SQLException("not a wrapper");
+        }
+
+        @Override
+        public boolean isWrapperFor(Class<?> type) {
+            return false;
+        }
+    }
+}
