@@ -285,6 +285,46 @@ class InventoryConsumerTest {
     }
 
     @Test
+    void orderCreated10And11AndANewerMinorWithUnknownFieldsAreAllReserved() throws Exception {
+        String sku = sku("versions");
+        stock(sku, 10);
+        EventEnvelope current = codec.decode(encode(created(order("v10"), sku, 1)));
+        var v10Payload = current.payload().deepCopy();
+        v10Payload.remove("channel");
+        EventEnvelope v10 = new EventEnvelope(
+                current.eventId(),
+                current.eventType(),
+                EventVersion.V1_0,
+                current.occurredAt(),
+                current.producer(),
+                current.orderId(),
+                null,
+                v10Payload);
+        EventEnvelope newer = codec.decode(encode(created(order("v19"), sku, 3)));
+        var newerPayload = newer.payload().deepCopy();
+        newerPayload.put("giftWrap", true);
+        EventEnvelope v19 = new EventEnvelope(
+                newer.eventId(),
+                newer.eventType(),
+                EventVersion.parse("1.9"),
+                newer.occurredAt(),
+                newer.producer(),
+                newer.orderId(),
+                null,
+                newerPayload);
+
+        send(order("v10"), codec.encode(v10));
+        send(created(order("v11"), sku, 2));
+        send(order("v19"), codec.encode(v19));
+
+        await().atMost(WITHIN)
+                .until(() -> "RESERVED".equals(status(order("v10")))
+                        && "RESERVED".equals(status(order("v11")))
+                        && "RESERVED".equals(status(order("v19"))));
+        assertThat(level(sku)).containsExactly(10, 6, 4);
+    }
+
+    @Test
     void stockErrorsAreProblemsNamingTheField() {
         given().get("/inventory/" + sku("missing"))
                 .then()

@@ -1,0 +1,173 @@
+package io.orderflow.inventory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.orderflow.contracts.EventCodec;
+import io.orderflow.contracts.order.OrderCreated;
+import io.orderflow.contracts.order.OrderLine;
+import io.orderflow.postgres.PostgresDatabase;
+import io.orderflow.process.ServiceProcess;
+import io.orderflow.testing.InProcessBroker;
+import io.orderflow.testing.PostgresTest;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The packaged inventory-service as a process, on our broker and a real PostgreSQL: killed with SIGKILL in the middle
+ * of its batches it loses nothing and applies nothing twice after a restart; and a replay from the earliest offset
+ * (the group's offsets reset, as {@code kafka-consumer-groups --reset-offsets --to-earliest --execute} does) repeats
+ * no effect.
+ */
+@PostgresTest(service = "inventory-service")
+class InventoryProcessIT {
+
+    private static final Path JAR = Path.of("target", "quarkus-app", "quarkus-run.jar");
+    private static final int ORDERS = 5_000;
+    private static final int PARTITIONS = 3;
+    private static final String SKU = "sku-1";
+    private static final Duration WITHIN = Duration.ofMinutes(3);
+
+    private static ServiceProcess start(PostgresDatabase database, InProcessBroker broker, String name) {
+        ServiceProcess.Builder service = ServiceProcess.builder("inventory-service", JAR)
+                .jvmOptions(List.of("-Xmx256m"))
+                .property("quarkus.datasource.jdbc.url", database.jdbcUrl())
+                .property("quarkus.datasource.username", database.user())
+                .property("kafka.bootstrap.servers", broker.bootstrapServers())
+                // The killed instance's members hold their partitions until their sessions expire (45 s by default);
+                // the shortest session the broker allows keeps the restart's wait short.
+                .property("mp.messaging.incoming.orders.session.timeout.ms", "6000")
+                .property("mp.messaging.incoming.orders-retry.session.timeout.ms", "6000")
+                .logFile(Path.of("target", "inventory-" + name + ".log"))
+                .readinessPath("/q/health/ready", Duration.ofSeconds(90));
+        if (!database.password().isEmpty()) {
+            service.property("quarkus.datasource.password", database.password());
+        }
+        return service.start();
+    }
+
+    private static long number(PostgresDatabase database, String sql) throws SQLException {
+        try (Connection connection = database.connect();
+                Statement statement = connection.createStatement();
+                ResultSet row = statement.executeQuery(sql)) {
+            row.next();
+            return row.getLong(1);
+        }
+    }
+
+    private static void produceOrders(InProcessBroker broker) throws Exception {
+        EventCodec codec = new EventCodec();
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
+                Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        broker.bootstrapServers(),
+                        ProducerConfig.LINGER_MS_CONFIG,
+                        5),
+                new StringSerializer(),
+                new ByteArraySerializer())) {
+            List<Future<RecordMetadata>> sends = new ArrayList<>();
+            for (int n = 0; n < ORDERS; n++) {
+                String orderId = "order-" + n;
+                OrderCreated created = new OrderCreated(
+                        orderId,
+                        "customer-1",
+                        "EUR",
+                        List.of(new OrderLine(SKU, 1, BigDecimal.ONE)),
+                        BigDecimal.ONE,
+                        "web");
+                byte[] value = codec.encode(codec.wrap(created, UUID.randomUUID(), Instant.now(), "test", null));
+                sends.add(producer.send(new ProducerRecord<>("orders", orderId, value)));
+            }
+            for (Future<RecordMetadata> send : sends) {
+                send.get();
+            }
+        }
+    }
+
+    private static double duplicatesSkipped(ServiceProcess service) {
+        return service.metrics()
+                .lines()
+                .filter(line ->
+                        line.startsWith("orderflow_consumer_events_total{") && line.contains("outcome=\"duplicate\""))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                .sum();
+    }
+
+    @Test
+    void aConsumerKilledMidBatchLosesNothingAndAppliesNothingTwiceAndAReplayRepeatsNoEffect(
+            PostgresDatabase database, @TempDir Path brokerDir) throws Exception {
+        try (Connection connection = database.connect();
+                Statement statement = connection.createStatement()) {
+            statement.execute("DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public");
+        }
+        try (InProcessBroker broker = InProcessBroker.start(brokerDir)) {
+            try (Admin admin =
+                    Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+                admin.createTopics(List.of(new NewTopic("orders", PARTITIONS, (short) 1)))
+                        .all()
+                        .get(30, TimeUnit.SECONDS);
+            }
+            produceOrders(broker);
+
+            ServiceProcess first = start(database, broker, "first");
+            await().atMost(WITHIN).until(() -> number(database, "SELECT count(*) FROM processed_events") >= 500);
+            first.killNine();
+            long atKill = number(database, "SELECT count(*) FROM processed_events");
+            assertThat(atKill)
+                    .as("killed before the end, or the test proves nothing")
+                    .isLessThan(ORDERS);
+
+            try (ServiceProcess second = start(database, broker, "second")) {
+                await().atMost(WITHIN).until(() -> number(database, "SELECT count(*) FROM reservations") == ORDERS);
+            }
+            assertThat(number(database, "SELECT reserved FROM stock WHERE sku = '" + SKU + "'"))
+                    .isEqualTo(ORDERS);
+            assertThat(number(database, "SELECT count(*) FROM outbox")).isEqualTo(ORDERS);
+            assertThat(number(database, "SELECT count(*) FROM processed_events"))
+                    .isEqualTo(ORDERS);
+
+            try (Admin admin =
+                    Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+                Map<TopicPartition, OffsetAndMetadata> earliest = new HashMap<>();
+                for (int p = 0; p < PARTITIONS; p++) {
+                    earliest.put(new TopicPartition("orders", p), new OffsetAndMetadata(0));
+                }
+                admin.alterConsumerGroupOffsets(InventoryConsumer.GROUP, earliest)
+                        .all()
+                        .get(30, TimeUnit.SECONDS);
+            }
+            try (ServiceProcess replaying = start(database, broker, "replay")) {
+                await().atMost(WITHIN).until(() -> duplicatesSkipped(replaying) >= ORDERS);
+            }
+            assertThat(number(database, "SELECT reserved FROM stock WHERE sku = '" + SKU + "'"))
+                    .isEqualTo(ORDERS);
+            assertThat(number(database, "SELECT count(*) FROM outbox")).isEqualTo(ORDERS);
+        }
+    }
+}
