@@ -1,0 +1,122 @@
+package io.orderflow.consumer;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.orderflow.contracts.EventCodec;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import javax.sql.DataSource;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * One consuming service's processing, assembled: its retry and dead-letter topics (created at start when missing: a
+ * consumer cannot subscribe to a topic that does not exist), the idempotent producer that routes failures to them, and
+ * the {@link EventBatchProcessor} with the service's handler and meters. A service's Quarkus Messaging methods hand
+ * their batches to {@link #process} (the source topic) and {@link #processRetries} (its retry topics). Thread-safe as
+ * the processor is: one batch at a time per channel.
+ */
+public final class ServiceConsumer implements AutoCloseable {
+
+    private final EventBatchProcessor processor;
+    private final KafkaProducer<String, byte[]> producer;
+
+    private ServiceConsumer(EventBatchProcessor processor, KafkaProducer<String, byte[]> producer) {
+        this.processor = processor;
+        this.producer = producer;
+    }
+
+    /**
+     * Creates {@code group}'s failure topics if missing ({@code failureTopicPartitions} partitions each, the broker's
+     * replication factor) and the processor for {@code handler}.
+     */
+    public static ServiceConsumer start(
+            String group,
+            String bootstrapServers,
+            List<Duration> retryDelays,
+            int failureTopicPartitions,
+            DataSource database,
+            EventHandler handler,
+            MeterRegistry registry)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        RetryTopics topics = RetryTopics.of(group, retryDelays);
+        createFailureTopics(bootstrapServers, topics, failureTopicPartitions);
+        KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
+                Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrapServers,
+                        ProducerConfig.ACKS_CONFIG,
+                        "all",
+                        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                        true,
+                        ProducerConfig.CLIENT_ID_CONFIG,
+                        group + "-failures"),
+                new StringSerializer(),
+                new ByteArraySerializer());
+        EventBatchProcessor processor = new EventBatchProcessor(
+                database,
+                new EventCodec(),
+                handler,
+                new FailureRouting(topics, Clock.systemUTC()),
+                producer,
+                new ConsumerMetrics(registry, group),
+                Clock.systemUTC());
+        return new ServiceConsumer(processor, producer);
+    }
+
+    /** A batch of the source topic; returns once every record is accounted for (see {@link EventBatchProcessor}). */
+    public BatchOutcome process(ConsumerRecords<String, byte[]> records) throws InterruptedException {
+        return processor.process(list(records));
+    }
+
+    /** A batch of the retry topics, once its records are due. */
+    public BatchOutcome processRetries(ConsumerRecords<String, byte[]> records) throws InterruptedException {
+        return processor.processWhenDue(list(records));
+    }
+
+    @Override
+    public void close() {
+        processor.close();
+        producer.close();
+    }
+
+    private static List<ConsumerRecord<String, byte[]>> list(ConsumerRecords<String, byte[]> records) {
+        List<ConsumerRecord<String, byte[]>> list = new ArrayList<>(records.count());
+        records.forEach(list::add);
+        return list;
+    }
+
+    private static void createFailureTopics(String bootstrapServers, RetryTopics topics, int partitions)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+            List<String> names = new ArrayList<>(topics.retryTopicNames());
+            names.add(topics.deadLetterTopic());
+            Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
+            List<NewTopic> missing = names.stream()
+                    .filter(name -> !existing.contains(name))
+                    .map(name -> new NewTopic(name, partitions, (short) -1))
+                    .toList();
+            try {
+                admin.createTopics(missing).all().get(30, TimeUnit.SECONDS);
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof TopicExistsException)) {
+                    throw e;
+                }
+            }
+        }
+    }
+}

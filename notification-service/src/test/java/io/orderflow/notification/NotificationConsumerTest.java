@@ -1,0 +1,210 @@
+package io.orderflow.notification;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+
+import io.orderflow.contracts.EventCodec;
+import io.orderflow.contracts.order.OrderCancelled;
+import io.orderflow.contracts.order.OrderCreated;
+import io.orderflow.contracts.order.OrderEvent;
+import io.orderflow.contracts.order.OrderLine;
+import io.orderflow.contracts.order.OrderShipped;
+import io.orderflow.testing.quarkus.BrokerResource;
+import io.orderflow.testing.quarkus.ServiceDatabaseResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.mail.Message;
+import jakarta.mail.MessagingException;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * notification-service as deployed: its consumers on our broker over TCP, its PostgreSQL and its SMTP server real
+ * (GreenMail). Each test uses orders and customers of its own and reads the mails the SMTP server received.
+ */
+@QuarkusTest
+@WithTestResource(value = BrokerResource.class, initArgs = @ResourceArg(name = "topics", value = "orders:3"))
+@WithTestResource(
+        value = ServiceDatabaseResource.class,
+        initArgs = @ResourceArg(name = "service", value = "notification-service"))
+@WithTestResource(SmtpServerResource.class)
+class NotificationConsumerTest {
+
+    private static final Duration WITHIN = Duration.ofSeconds(30);
+
+    private final EventCodec codec = new EventCodec();
+    private final String run = UUID.randomUUID().toString().substring(0, 8);
+    private KafkaProducer<String, byte[]> producer;
+
+    @BeforeEach
+    void setUp() {
+        producer = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, BrokerResource.bootstrapServers()),
+                new StringSerializer(),
+                new ByteArraySerializer());
+    }
+
+    @AfterEach
+    void tearDown() {
+        producer.close();
+    }
+
+    private String name(String base) {
+        return base + "-" + run;
+    }
+
+    private byte[] encode(OrderEvent event) {
+        return codec.encode(codec.wrap(event, UUID.randomUUID(), Instant.now(), "test", null));
+    }
+
+    private void send(String key, byte[] value) throws Exception {
+        producer.send(new ProducerRecord<>("orders", key, value)).get();
+    }
+
+    private void send(OrderEvent event) throws Exception {
+        send(event.orderId(), encode(event));
+    }
+
+    private static OrderCreated created(String orderId, String customerId) {
+        return new OrderCreated(
+                orderId,
+                customerId,
+                "EUR",
+                List.of(new OrderLine("sku-1", 2, new BigDecimal("4.50"))),
+                new BigDecimal("9.00"),
+                "web");
+    }
+
+    /** The subjects of the mails the SMTP server received for {@code recipient}. */
+    private static List<String> subjectsTo(String recipient) {
+        return Arrays.stream(SmtpServerResource.server().getReceivedMessages())
+                .filter(message -> addressedTo(message, recipient))
+                .map(message -> {
+                    try {
+                        return message.getSubject();
+                    } catch (MessagingException e) {
+                        throw new IllegalStateException(e);
+                    }
+                })
+                .toList();
+    }
+
+    private static boolean addressedTo(Message message, String recipient) {
+        try {
+            return Arrays.stream(message.getAllRecipients())
+                    .anyMatch(a -> a.toString().equals(recipient));
+        } catch (MessagingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static double metric(String name, String label) {
+        return given().get("/q/metrics")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString()
+                .lines()
+                .filter(line -> line.startsWith(name) && line.contains(label))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                .sum();
+    }
+
+    @Test
+    void eachOrderEventSendsOneMailToItsCustomerAndADuplicateSendsNoSecond() throws Exception {
+        String order = name("order");
+        String customer = name("customer");
+        String recipient = customer + "@customers.orderflow.test";
+        byte[] placed = encode(created(order, customer));
+        double duplicatesBefore = metric("orderflow_consumer_events_total{", "outcome=\"duplicate\"");
+
+        send(order, placed);
+        send(order, placed);
+        send(new OrderShipped(order, "carrier", "track-1"));
+
+        await().atMost(WITHIN)
+                .until(() -> subjectsTo(recipient).size() >= 2
+                        && metric("orderflow_consumer_events_total{", "outcome=\"duplicate\"") > duplicatesBefore);
+        await().atMost(WITHIN)
+                .until(() -> given().get("/notifications?orderId=" + order)
+                        .jsonPath()
+                        .getList("status")
+                        .equals(List.of("SENT", "SENT")));
+        assertThat(subjectsTo(recipient))
+                .containsExactly("Your order " + order, "Your order " + order + " has shipped");
+        var message = Arrays.stream(SmtpServerResource.server().getReceivedMessages())
+                .filter(m -> addressedTo(m, recipient))
+                .findFirst()
+                .orElseThrow();
+        assertThat(com.icegreen.greenmail.util.GreenMailUtil.getBody(message))
+                .contains(order)
+                .contains("9.00 EUR");
+    }
+
+    @Test
+    void aMailWaitsWhileTheSmtpServerIsDownAndIsSentOnceItIsBack() throws Exception {
+        String order = name("outage");
+        String recipient = name("patient") + "@customers.orderflow.test";
+        double failuresBefore = metric("orderflow_notifications_send_failures_total", "");
+        SmtpServerResource.stopServer();
+        try {
+            send(created(order, name("patient")));
+            await().atMost(WITHIN)
+                    .until(() -> metric("orderflow_notifications_send_failures_total", "") > failuresBefore);
+            given().get("/notifications?orderId=" + order).then().body("status", equalTo(List.of("PENDING")));
+        } finally {
+            SmtpServerResource.startServer();
+        }
+        await().atMost(Duration.ofSeconds(60)).until(() -> subjectsTo(recipient).size() == 1);
+        given().get("/notifications?orderId=" + order).then().body("status", equalTo(List.of("SENT")));
+        assertThat(metric("orderflow_consumer_events_total{", "outcome=\"dead_lettered\""))
+                .isZero();
+    }
+
+    @Test
+    void aShipmentBeforeItsOrderWaitsForTheCustomerAndACancellationIsMailedToo() throws Exception {
+        String order = name("early");
+        String recipient = name("early-customer") + "@customers.orderflow.test";
+        send(new OrderShipped(order, "carrier", "track-2"));
+        await().atMost(WITHIN)
+                .until(() -> given().get("/notifications?orderId=" + order)
+                        .jsonPath()
+                        .getList("status")
+                        .equals(List.of("PENDING")));
+
+        send(created(order, name("early-customer")));
+        send(new OrderCancelled(order, "changed my mind"));
+
+        await().atMost(WITHIN).until(() -> subjectsTo(recipient).size() == 3);
+        assertThat(subjectsTo(recipient))
+                .containsExactlyInAnyOrder(
+                        "Your order " + order,
+                        "Your order " + order + " has shipped",
+                        "Your order " + order + " was cancelled");
+    }
+
+    @Test
+    void listingWithoutAnOrderIdIsAProblemNamingTheParameter() {
+        given().get("/notifications")
+                .then()
+                .statusCode(400)
+                .contentType("application/problem+json")
+                .body("field", equalTo("orderId"));
+    }
+}

@@ -1,0 +1,51 @@
+package io.orderflow.notification;
+
+import com.icegreen.greenmail.util.GreenMail;
+import com.icegreen.greenmail.util.ServerSetup;
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.util.Map;
+
+/**
+ * A real SMTP server for the tests (GreenMail, in the test JVM, on a free loopback port), given to the service as
+ * {@code quarkus.mailer.host/port}. Tests may {@link #stopServer()} and {@link #startServer()} it again on the same port
+ * to play an SMTP outage.
+ */
+public class SmtpServerResource implements QuarkusTestResourceLifecycleManager {
+
+    private static volatile GreenMail server;
+    private static int port;
+
+    public static GreenMail server() {
+        return server;
+    }
+
+    public static synchronized void stopServer() {
+        server.stop();
+    }
+
+    public static synchronized void startServer() {
+        server = new GreenMail(new ServerSetup(port, "127.0.0.1", ServerSetup.PROTOCOL_SMTP));
+        server.start();
+    }
+
+    @Override
+    public Map<String, String> start() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        startServer();
+        return Map.of("quarkus.mailer.host", "127.0.0.1", "quarkus.mailer.port", Integer.toString(port));
+    }
+
+    @Override
+    public void stop() {
+        if (server != null) {
+            server.stop();
+        }
+    }
+}
