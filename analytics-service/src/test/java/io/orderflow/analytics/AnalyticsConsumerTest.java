@@ -1,0 +1,140 @@
+package io.orderflow.analytics;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+
+import io.orderflow.contracts.EventCodec;
+import io.orderflow.contracts.order.OrderCancelled;
+import io.orderflow.contracts.order.OrderCreated;
+import io.orderflow.contracts.order.OrderEvent;
+import io.orderflow.contracts.order.OrderLine;
+import io.orderflow.contracts.order.OrderPaid;
+import io.orderflow.contracts.order.OrderShipped;
+import io.orderflow.testing.quarkus.BrokerResource;
+import io.orderflow.testing.quarkus.ServiceDatabaseResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * analytics-service as deployed, on our broker and a real PostgreSQL. Each test places its events in minutes of its
+ * own (a random hour of 2020) and reads the windows back through the API.
+ */
+@QuarkusTest
+@WithTestResource(value = BrokerResource.class, initArgs = @ResourceArg(name = "topics", value = "orders:3"))
+@WithTestResource(
+        value = ServiceDatabaseResource.class,
+        initArgs = @ResourceArg(name = "service", value = "analytics-service"))
+class AnalyticsConsumerTest {
+
+    private static final Duration WITHIN = Duration.ofSeconds(30);
+
+    private final EventCodec codec = new EventCodec();
+    private final Instant hour = Instant.parse("2020-01-01T00:00:00Z")
+            .plus(Duration.ofHours(ThreadLocalRandom.current().nextInt(0, 365 * 24)));
+    private KafkaProducer<String, byte[]> producer;
+
+    @BeforeEach
+    void setUp() {
+        producer = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, BrokerResource.bootstrapServers()),
+                new StringSerializer(),
+                new ByteArraySerializer());
+    }
+
+    @AfterEach
+    void tearDown() {
+        producer.close();
+    }
+
+    private byte[] at(OrderEvent event, Instant occurredAt) {
+        return codec.encode(codec.wrap(event, UUID.randomUUID(), occurredAt, "test", null));
+    }
+
+    private void send(String key, byte[] value) throws Exception {
+        producer.send(new ProducerRecord<>("orders", key, value)).get();
+    }
+
+    private static OrderCreated created(String orderId) {
+        return new OrderCreated(
+                orderId, "c", "EUR", List.of(new OrderLine("sku-1", 1, BigDecimal.ONE)), BigDecimal.ONE, "web");
+    }
+
+    private String windows() {
+        return given().get("/analytics/minutes?from=" + hour + "&to=" + hour.plus(Duration.ofHours(1)))
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
+    }
+
+    @Test
+    void everyEventCountsOnceInTheMinuteItHappenedAndPaymentsSumByCurrencyHoweverLateTheyArrive() throws Exception {
+        Instant first = hour.plusSeconds(10);
+        Instant second = hour.plusSeconds(75);
+        byte[] duplicated = at(created("a"), first);
+        send("a", duplicated);
+        send("b", at(created("b"), first.plusSeconds(20)));
+        send("a", at(new OrderPaid("a", new BigDecimal("10.50"), "EUR", "p1"), second));
+        send("b", at(new OrderPaid("b", new BigDecimal("3"), "USD", "p2"), second));
+        send("a", at(new OrderShipped("a", "carrier", "t1"), second.plusSeconds(5)));
+        send("b", at(new OrderCancelled("b", "changed"), second.plusSeconds(6)));
+        send("a", duplicated);
+        // Late: its minute (the first) was already counted; it arrives last and still lands there.
+        send("c", at(new OrderPaid("c", new BigDecimal("1.25"), "EUR", "p3"), first.plusSeconds(30)));
+
+        await().atMost(WITHIN).until(() -> windows().contains("\"OrderCreated\":2,\"OrderPaid\":1"));
+        var minutes = given().get("/analytics/minutes?from=" + hour + "&to=" + hour.plus(Duration.ofHours(1)))
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+        assertThat(minutes.getList("minute"))
+                .containsExactly(hour.toString(), hour.plusSeconds(60).toString());
+        assertThat(minutes.getMap("[0].events")).isEqualTo(Map.of("OrderCreated", 2, "OrderPaid", 1));
+        assertThat(minutes.getMap("[0].revenue")).isEqualTo(Map.of("EUR", 1.25f));
+        await().atMost(WITHIN)
+                .until(() -> given().get("/analytics/minutes?from=" + hour + "&to=" + hour.plus(Duration.ofHours(1)))
+                        .jsonPath()
+                        .getMap("[1].events")
+                        .equals(Map.of("OrderPaid", 2, "OrderShipped", 1, "OrderCancelled", 1)));
+        assertThat(given().get("/analytics/minutes?from=" + hour + "&to=" + hour.plus(Duration.ofHours(1)))
+                        .jsonPath()
+                        .getMap("[1].revenue"))
+                .isEqualTo(Map.of("EUR", 10.5f, "USD", 3));
+    }
+
+    @Test
+    void badRangesAreProblemsNamingTheParameter() {
+        given().get("/analytics/minutes?from=yesterday")
+                .then()
+                .statusCode(400)
+                .contentType("application/problem+json")
+                .body("field", equalTo("from"));
+        given().get("/analytics/minutes?from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z")
+                .then()
+                .statusCode(400)
+                .body("field", equalTo("from"));
+        given().get("/analytics/minutes?from=2026-01-01T00:00:00Z&to=2026-03-01T00:00:00Z")
+                .then()
+                .statusCode(400)
+                .body("field", equalTo("to"));
+    }
+}

@@ -1,0 +1,179 @@
+package io.orderflow.analytics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.orderflow.contracts.EventCodec;
+import io.orderflow.contracts.order.OrderCancelled;
+import io.orderflow.contracts.order.OrderCreated;
+import io.orderflow.contracts.order.OrderEvent;
+import io.orderflow.contracts.order.OrderLine;
+import io.orderflow.contracts.order.OrderPaid;
+import io.orderflow.contracts.order.OrderShipped;
+import io.orderflow.postgres.PostgresDatabase;
+import io.orderflow.process.ServiceProcess;
+import io.orderflow.testing.InProcessBroker;
+import io.orderflow.testing.PostgresTest;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A replay rebuilds exactly the same windows: the packaged analytics-service counts 3,000 events spread over 30
+ * minutes (in an order that puts many of them late), its windows are read through the API, then its tables are emptied,
+ * its group's offsets reset to the earliest (as {@code kafka-consumer-groups --reset-offsets --to-earliest
+ * --execute} does) and it is started again: the windows it rebuilds are the same, byte for byte.
+ */
+@PostgresTest(service = "analytics-service")
+class AnalyticsReplayIT {
+
+    private static final Path JAR = Path.of("target", "quarkus-app", "quarkus-run.jar");
+    private static final int EVENTS = 3_000;
+    private static final int PARTITIONS = 3;
+    private static final Instant START = Instant.parse("2021-06-01T12:00:00Z");
+    private static final Duration WITHIN = Duration.ofMinutes(2);
+
+    private static ServiceProcess start(PostgresDatabase database, InProcessBroker broker, String name) {
+        ServiceProcess.Builder service = ServiceProcess.builder("analytics-service", JAR)
+                .jvmOptions(List.of("-Xmx256m"))
+                .property("quarkus.datasource.jdbc.url", database.jdbcUrl())
+                .property("quarkus.datasource.username", database.user())
+                .property("kafka.bootstrap.servers", broker.bootstrapServers())
+                .logFile(Path.of("target", "analytics-" + name + ".log"))
+                .readinessPath("/q/health/ready", Duration.ofSeconds(90));
+        if (!database.password().isEmpty()) {
+            service.property("quarkus.datasource.password", database.password());
+        }
+        return service.start();
+    }
+
+    private static long processed(PostgresDatabase database) throws SQLException {
+        try (Connection connection = database.connect();
+                Statement statement = connection.createStatement();
+                ResultSet row = statement.executeQuery("SELECT count(*) FROM processed_events")) {
+            row.next();
+            return row.getLong(1);
+        }
+    }
+
+    /** Events of 1,000 orders at random times within 30 minutes, produced in an order unrelated to those times. */
+    private static Map<String, Long> produce(InProcessBroker broker) throws Exception {
+        Random random = new Random(20261202);
+        EventCodec codec = new EventCodec();
+        Map<String, Long> expected = new HashMap<>();
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
+                new StringSerializer(),
+                new ByteArraySerializer())) {
+            for (int n = 0; n < EVENTS; n++) {
+                String orderId = "order-" + (n % 1_000);
+                OrderEvent event = switch (n / 1_000) {
+                    case 0 ->
+                        new OrderCreated(
+                                orderId,
+                                "c",
+                                "EUR",
+                                List.of(new OrderLine("sku-1", 1, BigDecimal.ONE)),
+                                BigDecimal.ONE,
+                                "web");
+                    case 1 ->
+                        new OrderPaid(
+                                orderId,
+                                new BigDecimal(random.nextInt(1, 10_000)).movePointLeft(2),
+                                random.nextBoolean() ? "EUR" : "USD",
+                                "p-" + n);
+                    default ->
+                        random.nextBoolean()
+                                ? new OrderShipped(orderId, "carrier", "t-" + n)
+                                : new OrderCancelled(orderId, "changed");
+                };
+                Instant occurredAt =
+                        START.plusMillis(random.nextLong(Duration.ofMinutes(30).toMillis()));
+                byte[] value = codec.encode(codec.wrap(event, UUID.randomUUID(), occurredAt, "test", null));
+                producer.send(new ProducerRecord<>("orders", orderId, value));
+                expected.merge(codec.decode(value).eventType(), 1L, Long::sum);
+            }
+            producer.flush();
+        }
+        return expected;
+    }
+
+    private static String windows(ServiceProcess service) throws Exception {
+        return service.get("/analytics/minutes?from=" + START + "&to=" + START.plus(Duration.ofHours(1)));
+    }
+
+    @Test
+    void aReplayFromTheEarliestOffsetIntoEmptyTablesRebuildsTheSameWindows(
+            PostgresDatabase database, @TempDir Path brokerDir) throws Exception {
+        try (Connection connection = database.connect();
+                Statement statement = connection.createStatement()) {
+            statement.execute("DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public");
+        }
+        try (InProcessBroker broker = InProcessBroker.start(brokerDir)) {
+            try (Admin admin =
+                    Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+                admin.createTopics(List.of(new NewTopic("orders", PARTITIONS, (short) 1)))
+                        .all()
+                        .get(30, TimeUnit.SECONDS);
+            }
+            Map<String, Long> expected = produce(broker);
+
+            String before;
+            try (ServiceProcess first = start(database, broker, "first")) {
+                await().atMost(WITHIN).until(() -> processed(database) == EVENTS);
+                before = windows(first);
+            }
+            for (Map.Entry<String, Long> type : expected.entrySet()) {
+                long counted = 0;
+                var matcher = java.util.regex.Pattern.compile("\"" + type.getKey() + "\":(\\d+)")
+                        .matcher(before);
+                while (matcher.find()) {
+                    counted += Long.parseLong(matcher.group(1));
+                }
+                assertThat(counted).as(type.getKey()).isEqualTo(type.getValue());
+            }
+
+            try (Connection connection = database.connect();
+                    Statement statement = connection.createStatement()) {
+                statement.execute("TRUNCATE minute_events, minute_revenue, processed_events");
+            }
+            try (Admin admin =
+                    Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+                Map<TopicPartition, OffsetAndMetadata> earliest = new HashMap<>();
+                for (int p = 0; p < PARTITIONS; p++) {
+                    earliest.put(new TopicPartition("orders", p), new OffsetAndMetadata(0));
+                }
+                admin.alterConsumerGroupOffsets(AnalyticsConsumer.GROUP, earliest)
+                        .all()
+                        .get(30, TimeUnit.SECONDS);
+            }
+            try (ServiceProcess replaying = start(database, broker, "replay")) {
+                await().atMost(WITHIN).until(() -> processed(database) == EVENTS);
+                assertThat(windows(replaying)).isEqualTo(before);
+            }
+        }
+    }
+}
