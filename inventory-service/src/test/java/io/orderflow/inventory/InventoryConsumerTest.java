@@ -214,6 +214,15 @@ class InventoryConsumerTest {
                         && "DEDUCTED".equals(status(order("ship-first"))));
         assertThat(level(sku)).containsExactly(9, 0, 9);
         assertThat(outcomes(order("cancel-first"))).containsExactly("InventoryRejected");
+        given().get("/reservations/" + order("cancel-first"))
+                .then()
+                .statusCode(200)
+                .body("status", equalTo("REJECTED"))
+                .body("reason", equalTo("cancelled before it was reserved"));
+        given().get("/reservations/" + order("never-seen"))
+                .then()
+                .statusCode(404)
+                .body("field", equalTo("orderId"));
         assertThat(outcomes(order("ship-first"))).containsExactly("InventoryReserved");
     }
 

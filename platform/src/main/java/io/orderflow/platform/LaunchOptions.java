@@ -18,7 +18,8 @@ public record LaunchOptions(
         boolean services,
         Path servicesHome,
         int orderServicePort,
-        int relayPort) {
+        int relayPort,
+        int consumerPortsFrom) {
 
     public static final Path DEFAULT_POSTGRES_DIRECTORY = Path.of(".orderflow", "postgres");
     public static final Path DEFAULT_BROKER_DIRECTORY = Path.of(".orderflow", "broker");
@@ -26,6 +27,11 @@ public record LaunchOptions(
     public static final int DEFAULT_METRICS_PORT = 9404;
     public static final int DEFAULT_ORDER_SERVICE_PORT = 8080;
     public static final int DEFAULT_RELAY_PORT = 8081;
+    /**
+     * inventory-service, notification-service, analytics-service and inventory's outbox-relay take this port and the
+     * three after it, in that order.
+     */
+    public static final int DEFAULT_CONSUMER_PORTS_FROM = 8082;
     /** Where the services' modules are (each at {@code <name>/target/quarkus-app}): the repository's root. */
     public static final Path DEFAULT_SERVICES_HOME = Path.of(".");
 
@@ -47,13 +53,15 @@ public record LaunchOptions(
                 false,
                 DEFAULT_SERVICES_HOME,
                 DEFAULT_ORDER_SERVICE_PORT,
-                DEFAULT_RELAY_PORT);
+                DEFAULT_RELAY_PORT,
+                DEFAULT_CONSUMER_PORTS_FROM);
     }
 
     public static final String USAGE = """
             Usage: run-platform [--broker-dir DIR] [--broker-port PORT] [--metrics-port PORT]
                                 [--postgres-dir DIR] [--postgres-port PORT]
-                                [--order-service-port PORT] [--relay-port PORT] [--no-services] [--help]
+                                [--order-service-port PORT] [--relay-port PORT] [--consumer-ports-from PORT]
+                                [--no-services] [--help]
 
             Starts every part of the orderflow platform that exists, on this machine and without Docker, and
             keeps it running until Ctrl-C or SIGTERM, then stops it cleanly.
@@ -73,6 +81,9 @@ public record LaunchOptions(
               --order-service-port PORT
                                     HTTP port of order-service (default: 8080)
               --relay-port PORT     HTTP port of outbox-relay's health and metrics (default: 8081)
+              --consumer-ports-from PORT
+                                    HTTP ports of inventory-service, notification-service, analytics-service and
+                                    inventory's outbox-relay: PORT and the three after it (default: 8082)
               --no-services         start only the broker and PostgreSQL
               --help                print this text
 
@@ -101,7 +112,8 @@ public record LaunchOptions(
                 true,
                 DEFAULT_SERVICES_HOME,
                 DEFAULT_ORDER_SERVICE_PORT,
-                DEFAULT_RELAY_PORT);
+                DEFAULT_RELAY_PORT,
+                DEFAULT_CONSUMER_PORTS_FROM);
     }
 
     /** Accepts {@code --option value} and {@code --option=value}; a later occurrence of an option wins. */
@@ -116,6 +128,7 @@ public record LaunchOptions(
         boolean services = defaults.services;
         int orderServicePort = defaults.orderServicePort;
         int relayPort = defaults.relayPort;
+        int consumerPortsFrom = defaults.consumerPortsFrom;
         for (int i = 0; i < args.length; i++) {
             String argument = args[i];
             boolean inline = argument.contains("=");
@@ -136,6 +149,8 @@ public record LaunchOptions(
                     orderServicePort = port(name, inline ? valueAfterEquals(argument) : nextValue(args, i++));
                 case "--relay-port" ->
                     relayPort = port(name, inline ? valueAfterEquals(argument) : nextValue(args, i++));
+                case "--consumer-ports-from" ->
+                    consumerPortsFrom = port(name, inline ? valueAfterEquals(argument) : nextValue(args, i++));
                 case "--no-services" -> services = false;
                 default -> throw new InvalidArgumentsException("Unknown argument '" + argument + "'.");
             }
@@ -159,7 +174,16 @@ public record LaunchOptions(
                 services,
                 defaults.servicesHome,
                 orderServicePort,
-                relayPort);
+                relayPort,
+                consumerPortsFrom);
+    }
+
+    /**
+     * The HTTP port of the {@code index}-th port from {@link #consumerPortsFrom} (0: inventory-service, 1:
+     * notification-service, 2: analytics-service, 3: inventory's outbox-relay); 0 when they are picked freely.
+     */
+    public int consumerPort(int index) {
+        return consumerPortsFrom == 0 ? 0 : consumerPortsFrom + index;
     }
 
     private static String valueAfterEquals(String argument) {

@@ -1,5 +1,7 @@
 package io.orderflow.platform;
 
+import com.icegreen.greenmail.util.GreenMail;
+import com.icegreen.greenmail.util.ServerSetup;
 import io.orderflow.broker.server.Broker;
 import io.orderflow.broker.server.BrokerConfig;
 import io.orderflow.contracts.Topics;
@@ -29,10 +31,12 @@ import org.apache.kafka.common.errors.TopicExistsException;
  *
  * <p>Our log {@link Broker}, in this JVM, with its data under the launch options' broker directory (kept across
  * restarts, like a Kafka log directory), then a {@link LocalPostgres} (the configured server, or an embedded one
- * under the launch options' directory) and one database per service, then the services that exist, each a
- * {@link ServiceProcess}: order-service and outbox-relay (the consumers join as later issues build them). Services
- * come last because they need the broker and their database from their first moment; their logs go to
- * {@code logs/} beside the PostgreSQL directory ({@code .orderflow/logs} by default).
+ * under the launch options' directory) and one database per service, then a local SMTP server (GreenMail, in this
+ * JVM, for notification-service's mails), then the services, each a {@link ServiceProcess}: order-service and its
+ * outbox-relay, inventory-service and the outbox-relay of its outcomes (one relay per database), notification-service
+ * and analytics-service, each consumer in its own group with its own database. Services come last because they need
+ * the broker and their database from their first moment; their logs go to {@code logs/} beside the PostgreSQL
+ * directory ({@code .orderflow/logs} by default).
  *
  * <p>The broker starts first because it is the part most likely to fail: its default port 9092 is fixed and often
  * taken by another Kafka, and binding fails in milliseconds, before PostgreSQL has spent seconds starting.
@@ -51,6 +55,7 @@ public final class LocalPlatform implements AutoCloseable {
 
     private static final String BROKER_LISTEN_HOST = "127.0.0.1";
     private static final String BROKER_ADVERTISED_HOST = "localhost";
+    private static final String SMTP_HOST = "127.0.0.1";
 
     /** Partitions of the {@code orders} topic the platform creates: room for six consumers per group. */
     static final int ORDERS_PARTITIONS = 6;
@@ -59,13 +64,19 @@ public final class LocalPlatform implements AutoCloseable {
     private final LocalPostgres postgres;
     private final List<PostgresDatabase> databases;
     private final List<ServiceProcess> services;
+    private final GreenMail smtp;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private LocalPlatform(
-            Broker broker, LocalPostgres postgres, List<PostgresDatabase> databases, List<ServiceProcess> services) {
+            Broker broker,
+            LocalPostgres postgres,
+            List<PostgresDatabase> databases,
+            GreenMail smtp,
+            List<ServiceProcess> services) {
         this.broker = broker;
         this.postgres = postgres;
         this.databases = databases;
+        this.smtp = smtp;
         this.services = services;
     }
 
@@ -77,10 +88,17 @@ public final class LocalPlatform implements AutoCloseable {
             try {
                 List<PostgresDatabase> databases =
                         SERVICES.stream().map(postgres::database).toList();
-                List<ServiceProcess> services = options.services()
-                        ? startServices(options, bootstrapServers(broker), databases.getFirst())
-                        : List.of();
-                return new LocalPlatform(broker, postgres, databases, services);
+                if (!options.services()) {
+                    return new LocalPlatform(broker, postgres, databases, null, List.of());
+                }
+                GreenMail smtp = startSmtp();
+                try {
+                    List<ServiceProcess> services = startServices(options, bootstrapServers(broker), databases, smtp);
+                    return new LocalPlatform(broker, postgres, databases, smtp, services);
+                } catch (RuntimeException e) {
+                    smtp.stop();
+                    throw e;
+                }
             } catch (RuntimeException e) {
                 postgres.close();
                 throw e;
@@ -92,27 +110,43 @@ public final class LocalPlatform implements AutoCloseable {
     }
 
     /**
-     * order-service, then outbox-relay (which reads the outbox order-service's migrations create), each as its own
-     * process; the {@code orders} topic is created first so that it gets {@link #ORDERS_PARTITIONS} partitions rather
-     * than an auto-created single one. If one fails to start, the ones started are stopped.
+     * order-service and its outbox-relay, then inventory-service and the outbox-relay of its outcomes, then
+     * notification-service and analytics-service, each as its own process; the {@code orders} and {@code inventory}
+     * topics are created first so that they get {@link #ORDERS_PARTITIONS} partitions rather than an auto-created
+     * single one. If one fails to start, the ones started are stopped.
      */
     private static List<ServiceProcess> startServices(
-            LaunchOptions options, String bootstrapServers, PostgresDatabase orderDatabase) {
-        createOrdersTopic(bootstrapServers);
+            LaunchOptions options, String bootstrapServers, List<PostgresDatabase> databases, GreenMail smtp) {
+        createTopics(bootstrapServers, Topics.ORDERS, Topics.INVENTORY);
         Path logs = options.postgresDirectory().toAbsolutePath().normalize().resolveSibling("logs");
-        Map<String, String> database = new LinkedHashMap<>();
-        database.put("quarkus.datasource.jdbc.url", orderDatabase.jdbcUrl());
-        database.put("quarkus.datasource.username", orderDatabase.user());
-        if (orderDatabase.password() != null && !orderDatabase.password().isEmpty()) {
-            database.put("quarkus.datasource.password", orderDatabase.password());
-        }
         List<ServiceProcess> started = new ArrayList<>();
         try {
-            started.add(service("order-service", options, options.orderServicePort(), logs)
-                    .properties(database)
+            started.add(service(options, "order-service", "order-service", options.orderServicePort(), logs)
+                    .properties(datasource(database(databases, "order-service")))
                     .start());
-            started.add(service("outbox-relay", options, options.relayPort(), logs)
-                    .properties(database)
+            started.add(service(options, "outbox-relay", "outbox-relay", options.relayPort(), logs)
+                    .properties(datasource(database(databases, "order-service")))
+                    .property("kafka.bootstrap.servers", bootstrapServers)
+                    .start());
+            started.add(service(options, "inventory-service", "inventory-service", options.consumerPort(0), logs)
+                    .properties(datasource(database(databases, "inventory-service")))
+                    .property("kafka.bootstrap.servers", bootstrapServers)
+                    .start());
+            started.add(service(options, "outbox-relay", "inventory-outbox-relay", options.consumerPort(3), logs)
+                    .properties(datasource(database(databases, "inventory-service")))
+                    .property("kafka.bootstrap.servers", bootstrapServers)
+                    .property("orderflow.outbox-relay.topic", Topics.INVENTORY)
+                    .start());
+            started.add(service(options, "notification-service", "notification-service", options.consumerPort(1), logs)
+                    .properties(datasource(database(databases, "notification-service")))
+                    .property("kafka.bootstrap.servers", bootstrapServers)
+                    .property("quarkus.mailer.host", SMTP_HOST)
+                    .property(
+                            "quarkus.mailer.port",
+                            Integer.toString(smtp.getSmtp().getPort()))
+                    .start());
+            started.add(service(options, "analytics-service", "analytics-service", options.consumerPort(2), logs)
+                    .properties(datasource(database(databases, "analytics-service")))
                     .property("kafka.bootstrap.servers", bootstrapServers)
                     .start());
             return List.copyOf(started);
@@ -122,33 +156,62 @@ public final class LocalPlatform implements AutoCloseable {
         }
     }
 
+    private static PostgresDatabase database(List<PostgresDatabase> databases, String service) {
+        return databases.stream()
+                .filter(d -> d.serviceName().equals(service))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    private static Map<String, String> datasource(PostgresDatabase database) {
+        Map<String, String> properties = new LinkedHashMap<>();
+        properties.put("quarkus.datasource.jdbc.url", database.jdbcUrl());
+        properties.put("quarkus.datasource.username", database.user());
+        if (database.password() != null && !database.password().isEmpty()) {
+            properties.put("quarkus.datasource.password", database.password());
+        }
+        return properties;
+    }
+
+    /** GreenMail's SMTP server on a free loopback port: mails are kept in memory and shown through the services. */
+    private static GreenMail startSmtp() {
+        GreenMail smtp = new GreenMail(new ServerSetup(0, SMTP_HOST, ServerSetup.PROTOCOL_SMTP));
+        smtp.start();
+        return smtp;
+    }
+
     /**
      * A service of the platform: listening on every interface, as it would on a server, with its log and pid file
      * under {@code .orderflow/logs} (the pid file lets the next launcher stop it if this one is killed).
      */
-    private static ServiceProcess.Builder service(String module, LaunchOptions options, int port, Path logs) {
+    private static ServiceProcess.Builder service(
+            LaunchOptions options, String module, String instance, int port, Path logs) {
         return ServiceProcess.builder(module, quarkusApp(options, module))
                 .jvmOptions(List.of("-Xmx256m"))
                 .http("0.0.0.0", port)
-                .logFile(logs.resolve(module + ".log"))
-                .pidFile(logs.resolve(module + ".pid"));
+                .logFile(logs.resolve(instance + ".log"))
+                .pidFile(logs.resolve(instance + ".pid"));
     }
 
     private static Path quarkusApp(LaunchOptions options, String module) {
         return options.servicesHome().resolve(module).resolve("target/quarkus-app/quarkus-run.jar");
     }
 
-    private static void createOrdersTopic(String bootstrapServers) {
+    private static void createTopics(String bootstrapServers, String... names) {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
-            admin.createTopics(List.of(new NewTopic(Topics.ORDERS, ORDERS_PARTITIONS, (short) 1)))
-                    .all()
-                    .get(30, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            if (!(e.getCause() instanceof TopicExistsException)) {
-                throw new IllegalStateException("Cannot create the topic " + Topics.ORDERS + ": " + e.getCause(), e);
+            for (String name : names) {
+                try {
+                    admin.createTopics(List.of(new NewTopic(name, ORDERS_PARTITIONS, (short) 1)))
+                            .all()
+                            .get(30, TimeUnit.SECONDS);
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) {
+                        throw new IllegalStateException("Cannot create the topic " + name + ": " + e.getCause(), e);
+                    }
+                }
             }
         } catch (InterruptedException | TimeoutException e) {
-            throw new IllegalStateException("Cannot create the topic " + Topics.ORDERS + ": " + e, e);
+            throw new IllegalStateException("Cannot create the topics " + String.join(", ", names) + ": " + e, e);
         }
     }
 
@@ -189,6 +252,13 @@ public final class LocalPlatform implements AutoCloseable {
         return services;
     }
 
+    /** The local SMTP server's port, empty without services. */
+    public java.util.OptionalInt smtpPort() {
+        return smtp == null
+                ? java.util.OptionalInt.empty()
+                : java.util.OptionalInt.of(smtp.getSmtp().getPort());
+    }
+
     /** The broker's Prometheus endpoint. */
     public URI metricsUri() {
         return brokerHttp("/metrics");
@@ -218,6 +288,9 @@ public final class LocalPlatform implements AutoCloseable {
         }
         try {
             services.reversed().forEach(ServiceProcess::close);
+            if (smtp != null) {
+                smtp.stop();
+            }
         } finally {
             try {
                 postgres.close();

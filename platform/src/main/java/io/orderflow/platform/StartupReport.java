@@ -7,9 +7,6 @@ import io.orderflow.process.ServiceProcess;
 /** What the launcher tells the developer once everything is up: what runs where, and what does not exist yet. */
 final class StartupReport {
 
-    static final String NOT_BUILT_YET = "Not built yet: the consumers inventory-service, notification-service and"
-            + " analytics-service come with later issues; only their databases exist today.";
-
     private StartupReport() {}
 
     static String render(LocalPlatform platform) {
@@ -19,7 +16,6 @@ final class StartupReport {
         report.append('\n');
         renderPostgres(report, platform);
         renderServices(report, platform);
-        report.append('\n').append(NOT_BUILT_YET).append('\n');
         return report.toString();
     }
 
@@ -62,6 +58,11 @@ final class StartupReport {
                     "  %-14s %s  (health %s/q/health, metrics %s/q/metrics, log %s)%n",
                     service.name(), service.baseUri(), service.baseUri(), service.baseUri(), service.logFile()));
         }
+        platform.smtpPort()
+                .ifPresent(port -> report.append("  smtp           127.0.0.1:")
+                        .append(port)
+                        .append("  (GreenMail in this JVM; notification-service's mails, kept in memory: GET")
+                        .append(" /notifications?orderId=... shows what was sent)\n"));
         report.append("  try: curl -i -X POST localhost:")
                 .append(platform.services().getFirst().baseUri().getPort())
                 .append("/orders -H 'Content-Type: application/json' -d '{\"customerId\":\"c-1\",\"currency\":\"EUR\","

@@ -32,7 +32,8 @@ class LaunchOptionsTest {
                 true,
                 Path.of("."),
                 18080,
-                18081);
+                18081,
+                18082);
 
         assertThat(LaunchOptions.parse(
                         "--postgres-dir", "/var/tmp/pg",
@@ -41,7 +42,8 @@ class LaunchOptionsTest {
                         "--broker-port", "19092",
                         "--metrics-port", "0",
                         "--order-service-port", "18080",
-                        "--relay-port", "18081"))
+                        "--relay-port", "18081",
+                        "--consumer-ports-from", "18082"))
                 .isEqualTo(expected);
         assertThat(LaunchOptions.parse(
                         "--postgres-dir=/var/tmp/pg",
@@ -50,7 +52,8 @@ class LaunchOptionsTest {
                         "--broker-port=19092",
                         "--metrics-port=0",
                         "--order-service-port=18080",
-                        "--relay-port=18081"))
+                        "--relay-port=18081",
+                        "--consumer-ports-from=18082"))
                 .isEqualTo(expected);
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.orderflow.contracts.EventCatalog;
 import io.orderflow.contracts.EventCodec;
 import io.orderflow.contracts.EventEnvelope;
 import io.orderflow.contracts.Topics;
@@ -62,7 +63,7 @@ class PlatformEndToEndTest {
     @BeforeAll
     static void startPlatform() {
         LaunchOptions options =
-                new LaunchOptions(false, POSTGRES_DIRECTORY, 0, brokerDirectory, 0, 0, true, Path.of(".."), 0, 0);
+                new LaunchOptions(false, POSTGRES_DIRECTORY, 0, brokerDirectory, 0, 0, true, Path.of(".."), 0, 0, 0);
         platform = LocalPlatform.start(PostgresConfiguration.embedded(), options);
         orders = platform.services().getFirst().baseUri().resolve("/orders");
     }
@@ -93,7 +94,7 @@ class PlatformEndToEndTest {
         }
         int total = expected.values().stream().mapToInt(List::size).sum();
 
-        Map<String, List<EventEnvelope>> published = readEvents(total);
+        Map<String, List<EventEnvelope>> published = readEvents(expected.keySet(), total);
 
         assertThat(published.keySet()).isEqualTo(expected.keySet());
         expected.forEach((orderId, types) -> assertThat(published.get(orderId).stream()
@@ -102,6 +103,69 @@ class PlatformEndToEndTest {
                 .as("events of order %s, in log order", orderId)
                 .isEqualTo(types));
         assertThat(platform.services()).allMatch(ServiceProcess::isAlive);
+    }
+
+    @Test
+    void anOrderPlacedOverHttpReachesInventoryNotificationAndAnalyticsAndInventorysOutcomeIsPublished()
+            throws Exception {
+        String customer = "c-" + UUID.randomUUID();
+        String body = "{\"customerId\":\"" + customer + "\",\"currency\":\"EUR\","
+                + "\"items\":[{\"sku\":\"sku-7\",\"quantity\":2,\"unitPrice\":\"3.00\"}]}";
+        HttpResponse<String> created = post(orders, body, null);
+        assertThat(created.statusCode()).isEqualTo(201);
+        String id = JSON.readTree(created.body()).get("id").asText();
+
+        await().atMost(WITHIN)
+                .until(() ->
+                        service("inventory-service").get("/reservations/" + id).contains("\"RESERVED\""));
+        await().atMost(WITHIN)
+                .until(() -> service("notification-service")
+                        .get("/notifications?orderId=" + id)
+                        .contains("\"SENT\""));
+        await().atMost(WITHIN)
+                .until(() ->
+                        service("analytics-service").get("/analytics/minutes").contains("\"OrderCreated\""));
+        assertThat(JSON.readTree(service("notification-service").get("/notifications?orderId=" + id))
+                        .get(0)
+                        .get("recipient")
+                        .asText())
+                .startsWith(customer + "@");
+        assertThat(readInventoryOutcome(id)).isEqualTo("InventoryReserved");
+        assertThat(platform.services()).allMatch(ServiceProcess::isAlive);
+    }
+
+    private static ServiceProcess service(String name) {
+        return platform.services().stream()
+                .filter(s -> s.name().equals(name))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    /** The event type of {@code orderId}'s record on the {@code inventory} topic, published by inventory's relay. */
+    private String readInventoryOutcome(String orderId) {
+        EventCodec codec = new EventCodec(EventCatalog.inventoryEvents());
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        platform.bootstrapServers(),
+                        ConsumerConfig.GROUP_ID_CONFIG,
+                        "e2e-" + UUID.randomUUID(),
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                        "earliest"),
+                new StringDeserializer(),
+                new ByteArrayDeserializer())) {
+            consumer.subscribe(List.of(Topics.INVENTORY));
+            List<String> found = new ArrayList<>();
+            await().atMost(WITHIN).until(() -> {
+                for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    if (orderId.equals(record.key())) {
+                        found.add(codec.decode(record.value()).eventType());
+                    }
+                }
+                return !found.isEmpty();
+            });
+            return found.getFirst();
+        }
     }
 
     /** One client's order: created (the request sent twice with one Idempotency-Key), then a scripted path. */
@@ -156,8 +220,11 @@ class PlatformEndToEndTest {
         return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    /** Reads the topic until {@code total} distinct events arrived; each order's first occurrences, in log order. */
-    private Map<String, List<EventEnvelope>> readEvents(int total) {
+    /**
+     * Reads the topic until {@code total} distinct events of {@code orderIds} arrived (other tests' orders are skipped);
+     * each order's first occurrences, in log order.
+     */
+    private Map<String, List<EventEnvelope>> readEvents(Set<String> orderIds, int total) {
         EventCodec codec = new EventCodec();
         Map<String, List<EventEnvelope>> byOrder = new LinkedHashMap<>();
         Set<UUID> seen = new LinkedHashSet<>();
@@ -181,7 +248,7 @@ class PlatformEndToEndTest {
                     assertThat(record.key()).isEqualTo(envelope.orderId());
                     assertThat(new String(record.headers().lastHeader("eventId").value(), StandardCharsets.UTF_8))
                             .isEqualTo(envelope.eventId().toString());
-                    if (seen.add(envelope.eventId())) {
+                    if (orderIds.contains(envelope.orderId()) && seen.add(envelope.eventId())) {
                         byOrder.computeIfAbsent(envelope.orderId(), k -> new ArrayList<>())
                                 .add(envelope);
                     }
