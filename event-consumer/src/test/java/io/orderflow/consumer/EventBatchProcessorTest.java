@@ -319,6 +319,30 @@ class EventBatchProcessorTest {
     }
 
     @Test
+    void aDeadLetterReDrivenAfterTheFixIsAppliedOnceAndASecondReDriveCopiesNothing() throws Exception {
+        failuresLeft.put("order-fixed", 10);
+        processor.process(List.of(event(cancelled("order-fixed"))));
+        processor.processWhenDue(List.of(readAll(TOPICS.retryTopic(0), 1).getFirst()));
+        processor.processWhenDue(List.of(readAll(TOPICS.retryTopic(1), 1).getFirst()));
+        assertThat(readAll(TOPICS.deadLetterTopic(), 1)).hasSize(1);
+        failuresLeft.put("order-fixed", 0); // the fix
+
+        int copied = DeadLetterRedrive.redrive(broker.bootstrapServers(), TOPICS, Duration.ofSeconds(30));
+        List<ConsumerRecord<String, byte[]>> retries = readAll(TOPICS.retryTopic(0), 2);
+        ConsumerRecord<String, byte[]> redriven = retries.getLast();
+        BatchOutcome outcome = processor.processWhenDue(List.of(redriven));
+        int again = DeadLetterRedrive.redrive(broker.bootstrapServers(), TOPICS, Duration.ofSeconds(30));
+
+        assertThat(copied).isEqualTo(1);
+        assertThat(retries).hasSize(2);
+        assertThat(header(redriven, FailureHeaders.RETRY_COUNT)).isNull();
+        assertThat(header(redriven, FailureHeaders.DEAD_LETTER_REASON)).isNull();
+        assertThat(outcome.applied()).isEqualTo(1);
+        assertThat(effects()).containsExactly("order-fixed");
+        assertThat(again).isZero();
+    }
+
+    @Test
     void aRejectedEventIsDeadLetteredWithoutRetries() throws Exception {
         BatchOutcome outcome = processor.process(List.of(event(cancelled("rejected-1"))));
 
