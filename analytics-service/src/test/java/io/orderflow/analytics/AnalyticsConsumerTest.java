@@ -12,6 +12,7 @@ import io.orderflow.contracts.order.OrderEvent;
 import io.orderflow.contracts.order.OrderLine;
 import io.orderflow.contracts.order.OrderPaid;
 import io.orderflow.contracts.order.OrderShipped;
+import io.orderflow.testing.OrderEventsProducer;
 import io.orderflow.testing.quarkus.BrokerResource;
 import io.orderflow.testing.quarkus.ServiceDatabaseResource;
 import io.quarkus.test.common.ResourceArg;
@@ -22,13 +23,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -49,14 +44,11 @@ class AnalyticsConsumerTest {
     private final EventCodec codec = new EventCodec();
     private final Instant hour = Instant.parse("2020-01-01T00:00:00Z")
             .plus(Duration.ofHours(ThreadLocalRandom.current().nextInt(0, 365 * 24)));
-    private KafkaProducer<String, byte[]> producer;
+    private OrderEventsProducer producer;
 
     @BeforeEach
     void setUp() {
-        producer = new KafkaProducer<>(
-                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, BrokerResource.bootstrapServers()),
-                new StringSerializer(),
-                new ByteArraySerializer());
+        producer = new OrderEventsProducer(BrokerResource.bootstrapServers());
     }
 
     @AfterEach
@@ -65,11 +57,11 @@ class AnalyticsConsumerTest {
     }
 
     private byte[] at(OrderEvent event, Instant occurredAt) {
-        return codec.encode(codec.wrap(event, UUID.randomUUID(), occurredAt, "test", null));
+        return producer.encode(event, occurredAt);
     }
 
     private void send(String key, byte[] value) throws Exception {
-        producer.send(new ProducerRecord<>("orders", key, value)).get();
+        producer.send(key, value);
     }
 
     private static OrderCreated created(String orderId) {

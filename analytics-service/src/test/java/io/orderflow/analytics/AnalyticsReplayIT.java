@@ -12,7 +12,9 @@ import io.orderflow.contracts.order.OrderPaid;
 import io.orderflow.contracts.order.OrderShipped;
 import io.orderflow.postgres.PostgresDatabase;
 import io.orderflow.process.ServiceProcess;
+import io.orderflow.testing.ConsumerGroupOffsets;
 import io.orderflow.testing.InProcessBroker;
+import io.orderflow.testing.PackagedService;
 import io.orderflow.testing.PostgresTest;
 import java.math.BigDecimal;
 import java.nio.file.Path;
@@ -31,11 +33,9 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
@@ -50,24 +50,14 @@ import org.junit.jupiter.api.io.TempDir;
 @PostgresTest(service = "analytics-service")
 class AnalyticsReplayIT {
 
-    private static final Path JAR = Path.of("target", "quarkus-app", "quarkus-run.jar");
     private static final int EVENTS = 3_000;
     private static final int PARTITIONS = 3;
     private static final Instant START = Instant.parse("2021-06-01T12:00:00Z");
     private static final Duration WITHIN = Duration.ofMinutes(2);
 
     private static ServiceProcess start(PostgresDatabase database, InProcessBroker broker, String name) {
-        ServiceProcess.Builder service = ServiceProcess.builder("analytics-service", JAR)
-                .jvmOptions(List.of("-Xmx256m"))
-                .property("quarkus.datasource.jdbc.url", database.jdbcUrl())
-                .property("quarkus.datasource.username", database.user())
-                .property("kafka.bootstrap.servers", broker.bootstrapServers())
-                .logFile(Path.of("target", "analytics-" + name + ".log"))
-                .readinessPath("/q/health/ready", Duration.ofSeconds(90));
-        if (!database.password().isEmpty()) {
-            service.property("quarkus.datasource.password", database.password());
-        }
-        return service.start();
+        return PackagedService.builder("analytics-service", database, broker.bootstrapServers(), "analytics-" + name)
+                .start();
     }
 
     private static long processed(PostgresDatabase database) throws SQLException {
@@ -160,16 +150,7 @@ class AnalyticsReplayIT {
                     Statement statement = connection.createStatement()) {
                 statement.execute("TRUNCATE minute_events, minute_revenue, processed_events");
             }
-            try (Admin admin =
-                    Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-                Map<TopicPartition, OffsetAndMetadata> earliest = new HashMap<>();
-                for (int p = 0; p < PARTITIONS; p++) {
-                    earliest.put(new TopicPartition("orders", p), new OffsetAndMetadata(0));
-                }
-                admin.alterConsumerGroupOffsets(AnalyticsConsumer.GROUP, earliest)
-                        .all()
-                        .get(30, TimeUnit.SECONDS);
-            }
+            ConsumerGroupOffsets.resetToEarliest(broker.bootstrapServers(), AnalyticsConsumer.GROUP, "orders");
             try (ServiceProcess replaying = start(database, broker, "replay")) {
                 await().atMost(WITHIN).until(() -> processed(database) == EVENTS);
                 assertThat(windows(replaying)).isEqualTo(before);

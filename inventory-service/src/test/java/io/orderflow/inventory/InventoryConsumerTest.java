@@ -14,6 +14,7 @@ import io.orderflow.contracts.order.OrderCreated;
 import io.orderflow.contracts.order.OrderEvent;
 import io.orderflow.contracts.order.OrderLine;
 import io.orderflow.contracts.order.OrderShipped;
+import io.orderflow.testing.OrderEventsProducer;
 import io.orderflow.testing.quarkus.BrokerResource;
 import io.orderflow.testing.quarkus.ServiceDatabaseResource;
 import io.quarkus.test.common.ResourceArg;
@@ -27,7 +28,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -36,13 +36,8 @@ import javax.sql.DataSource;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -64,15 +59,12 @@ class InventoryConsumerTest {
     DataSource dataSource;
 
     private final EventCodec codec = new EventCodec();
-    private KafkaProducer<String, byte[]> producer;
+    private OrderEventsProducer producer;
     private final String run = UUID.randomUUID().toString().substring(0, 8);
 
     @BeforeEach
     void setUp() {
-        producer = new KafkaProducer<>(
-                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, BrokerResource.bootstrapServers()),
-                new StringSerializer(),
-                new ByteArraySerializer());
+        producer = new OrderEventsProducer(BrokerResource.bootstrapServers());
     }
 
     @AfterEach
@@ -98,11 +90,11 @@ class InventoryConsumerTest {
     }
 
     private byte[] encode(OrderEvent event) {
-        return codec.encode(codec.wrap(event, UUID.randomUUID(), Instant.now(), "test", null));
+        return producer.encode(event);
     }
 
     private void send(String orderId, byte[] value) throws Exception {
-        producer.send(new ProducerRecord<>("orders", orderId, value)).get();
+        producer.send(orderId, value);
     }
 
     private void send(OrderEvent event) throws Exception {

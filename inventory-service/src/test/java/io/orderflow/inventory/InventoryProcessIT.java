@@ -8,7 +8,9 @@ import io.orderflow.contracts.order.OrderCreated;
 import io.orderflow.contracts.order.OrderLine;
 import io.orderflow.postgres.PostgresDatabase;
 import io.orderflow.process.ServiceProcess;
+import io.orderflow.testing.ConsumerGroupOffsets;
 import io.orderflow.testing.InProcessBroker;
+import io.orderflow.testing.PackagedService;
 import io.orderflow.testing.PostgresTest;
 import java.math.BigDecimal;
 import java.nio.file.Path;
@@ -19,7 +21,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -28,12 +29,10 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
@@ -48,28 +47,18 @@ import org.junit.jupiter.api.io.TempDir;
 @PostgresTest(service = "inventory-service")
 class InventoryProcessIT {
 
-    private static final Path JAR = Path.of("target", "quarkus-app", "quarkus-run.jar");
     private static final int ORDERS = 5_000;
     private static final int PARTITIONS = 3;
     private static final String SKU = "sku-1";
     private static final Duration WITHIN = Duration.ofMinutes(3);
 
     private static ServiceProcess start(PostgresDatabase database, InProcessBroker broker, String name) {
-        ServiceProcess.Builder service = ServiceProcess.builder("inventory-service", JAR)
-                .jvmOptions(List.of("-Xmx256m"))
-                .property("quarkus.datasource.jdbc.url", database.jdbcUrl())
-                .property("quarkus.datasource.username", database.user())
-                .property("kafka.bootstrap.servers", broker.bootstrapServers())
+        return PackagedService.builder("inventory-service", database, broker.bootstrapServers(), "inventory-" + name)
                 // The killed instance's members hold their partitions until their sessions expire (45 s by default);
                 // the shortest session the broker allows keeps the restart's wait short.
                 .property("mp.messaging.incoming.orders.session.timeout.ms", "6000")
                 .property("mp.messaging.incoming.orders-retry.session.timeout.ms", "6000")
-                .logFile(Path.of("target", "inventory-" + name + ".log"))
-                .readinessPath("/q/health/ready", Duration.ofSeconds(90));
-        if (!database.password().isEmpty()) {
-            service.property("quarkus.datasource.password", database.password());
-        }
-        return service.start();
+                .start();
     }
 
     private static long number(PostgresDatabase database, String sql) throws SQLException {
@@ -152,16 +141,7 @@ class InventoryProcessIT {
             assertThat(number(database, "SELECT count(*) FROM processed_events"))
                     .isEqualTo(ORDERS);
 
-            try (Admin admin =
-                    Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-                Map<TopicPartition, OffsetAndMetadata> earliest = new HashMap<>();
-                for (int p = 0; p < PARTITIONS; p++) {
-                    earliest.put(new TopicPartition("orders", p), new OffsetAndMetadata(0));
-                }
-                admin.alterConsumerGroupOffsets(InventoryConsumer.GROUP, earliest)
-                        .all()
-                        .get(30, TimeUnit.SECONDS);
-            }
+            ConsumerGroupOffsets.resetToEarliest(broker.bootstrapServers(), InventoryConsumer.GROUP, "orders");
             try (ServiceProcess replaying = start(database, broker, "replay")) {
                 await().atMost(WITHIN).until(() -> duplicatesSkipped(replaying) >= ORDERS);
             }

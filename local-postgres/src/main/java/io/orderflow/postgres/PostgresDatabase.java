@@ -3,6 +3,8 @@ package io.orderflow.postgres;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import javax.sql.DataSource;
 import org.postgresql.ds.PGSimpleDataSource;
 
@@ -24,6 +26,20 @@ public record PostgresDatabase(String serviceName, String databaseName, String j
         dataSource.setUser(user);
         dataSource.setPassword(password);
         return dataSource;
+    }
+
+    /**
+     * The {@code quarkus.datasource.*} settings that point a Quarkus service at this database (the password only when
+     * there is one), as a launcher passes them to a service process.
+     */
+    public Map<String, String> quarkusDatasource() {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("quarkus.datasource.jdbc.url", jdbcUrl);
+        settings.put("quarkus.datasource.username", user);
+        if (password != null && !password.isEmpty()) {
+            settings.put("quarkus.datasource.password", password);
+        }
+        return settings;
     }
 
     @Override

@@ -11,6 +11,7 @@ import io.orderflow.contracts.order.OrderCreated;
 import io.orderflow.contracts.order.OrderEvent;
 import io.orderflow.contracts.order.OrderLine;
 import io.orderflow.contracts.order.OrderShipped;
+import io.orderflow.testing.OrderEventsProducer;
 import io.orderflow.testing.quarkus.BrokerResource;
 import io.orderflow.testing.quarkus.ServiceDatabaseResource;
 import io.quarkus.test.common.ResourceArg;
@@ -20,16 +21,9 @@ import jakarta.mail.Message;
 import jakarta.mail.MessagingException;
 import java.math.BigDecimal;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -50,14 +44,11 @@ class NotificationConsumerTest {
 
     private final EventCodec codec = new EventCodec();
     private final String run = UUID.randomUUID().toString().substring(0, 8);
-    private KafkaProducer<String, byte[]> producer;
+    private OrderEventsProducer producer;
 
     @BeforeEach
     void setUp() {
-        producer = new KafkaProducer<>(
-                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, BrokerResource.bootstrapServers()),
-                new StringSerializer(),
-                new ByteArraySerializer());
+        producer = new OrderEventsProducer(BrokerResource.bootstrapServers());
     }
 
     @AfterEach
@@ -70,11 +61,11 @@ class NotificationConsumerTest {
     }
 
     private byte[] encode(OrderEvent event) {
-        return codec.encode(codec.wrap(event, UUID.randomUUID(), Instant.now(), "test", null));
+        return producer.encode(event);
     }
 
     private void send(String key, byte[] value) throws Exception {
-        producer.send(new ProducerRecord<>("orders", key, value)).get();
+        producer.send(key, value);
     }
 
     private void send(OrderEvent event) throws Exception {

@@ -38,15 +38,11 @@ public final class RelayProcess implements AutoCloseable {
             Path jar, String name, PostgresDatabase database, String bootstrapServers, Map<String, String> settings) {
         ServiceProcess.Builder relay = ServiceProcess.builder("outbox-relay", jar)
                 .jvmOptions(java.util.List.of("-Xmx128m"))
-                .property("quarkus.datasource.jdbc.url", database.jdbcUrl())
-                .property("quarkus.datasource.username", database.user())
+                .properties(database.quarkusDatasource())
                 .property("kafka.bootstrap.servers", bootstrapServers)
                 .properties(settings)
                 .logFile(Path.of("target", "relay-" + name + ".log"))
                 .readinessPath("/q/health/live", Duration.ofSeconds(60));
-        if (database.password() != null && !database.password().isEmpty()) {
-            relay.property("quarkus.datasource.password", database.password());
-        }
         return new RelayProcess(relay.start());
     }
 

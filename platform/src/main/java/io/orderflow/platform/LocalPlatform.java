@@ -14,7 +14,6 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -122,23 +121,23 @@ public final class LocalPlatform implements AutoCloseable {
         List<ServiceProcess> started = new ArrayList<>();
         try {
             started.add(service(options, "order-service", "order-service", options.orderServicePort(), logs)
-                    .properties(datasource(database(databases, "order-service")))
+                    .properties(database(databases, "order-service").quarkusDatasource())
                     .start());
             started.add(service(options, "outbox-relay", "outbox-relay", options.relayPort(), logs)
-                    .properties(datasource(database(databases, "order-service")))
+                    .properties(database(databases, "order-service").quarkusDatasource())
                     .property("kafka.bootstrap.servers", bootstrapServers)
                     .start());
             started.add(service(options, "inventory-service", "inventory-service", options.consumerPort(0), logs)
-                    .properties(datasource(database(databases, "inventory-service")))
+                    .properties(database(databases, "inventory-service").quarkusDatasource())
                     .property("kafka.bootstrap.servers", bootstrapServers)
                     .start());
             started.add(service(options, "outbox-relay", "inventory-outbox-relay", options.consumerPort(3), logs)
-                    .properties(datasource(database(databases, "inventory-service")))
+                    .properties(database(databases, "inventory-service").quarkusDatasource())
                     .property("kafka.bootstrap.servers", bootstrapServers)
                     .property("orderflow.outbox-relay.topic", Topics.INVENTORY)
                     .start());
             started.add(service(options, "notification-service", "notification-service", options.consumerPort(1), logs)
-                    .properties(datasource(database(databases, "notification-service")))
+                    .properties(database(databases, "notification-service").quarkusDatasource())
                     .property("kafka.bootstrap.servers", bootstrapServers)
                     .property("quarkus.mailer.host", SMTP_HOST)
                     .property(
@@ -146,7 +145,7 @@ public final class LocalPlatform implements AutoCloseable {
                             Integer.toString(smtp.getSmtp().getPort()))
                     .start());
             started.add(service(options, "analytics-service", "analytics-service", options.consumerPort(2), logs)
-                    .properties(datasource(database(databases, "analytics-service")))
+                    .properties(database(databases, "analytics-service").quarkusDatasource())
                     .property("kafka.bootstrap.servers", bootstrapServers)
                     .start());
             return List.copyOf(started);
@@ -161,16 +160,6 @@ public final class LocalPlatform implements AutoCloseable {
                 .filter(d -> d.serviceName().equals(service))
                 .findFirst()
                 .orElseThrow();
-    }
-
-    private static Map<String, String> datasource(PostgresDatabase database) {
-        Map<String, String> properties = new LinkedHashMap<>();
-        properties.put("quarkus.datasource.jdbc.url", database.jdbcUrl());
-        properties.put("quarkus.datasource.username", database.user());
-        if (database.password() != null && !database.password().isEmpty()) {
-            properties.put("quarkus.datasource.password", database.password());
-        }
-        return properties;
     }
 
     /** GreenMail's SMTP server on a free loopback port: mails are kept in memory and shown through the services. */

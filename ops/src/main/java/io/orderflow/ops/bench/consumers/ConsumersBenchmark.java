@@ -133,17 +133,13 @@ public final class ConsumersBenchmark {
         ServiceProcess.Builder builder = ServiceProcess.builder(
                         service, home.resolve(service).resolve("target/quarkus-app/quarkus-run.jar"))
                 .jvmOptions(List.of("-Xmx256m"))
-                .property("quarkus.datasource.jdbc.url", database.jdbcUrl())
-                .property("quarkus.datasource.username", database.user())
+                .properties(database.quarkusDatasource())
                 .property("kafka.bootstrap.servers", broker.bootstrapServers())
                 .property("mp.messaging.incoming.orders.group.id", group)
                 .property("mp.messaging.incoming.orders-retry.group.id", group)
                 .property("quarkus.mailer.host", "127.0.0.1")
                 .property("quarkus.mailer.port", Integer.toString(smtp.getSmtp().getPort()))
                 .logFile(work.resolve(service + "-run" + run + ".log"));
-        if (!database.password().isEmpty()) {
-            builder.property("quarkus.datasource.password", database.password());
-        }
         long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
         try (ServiceProcess process = builder.start()) {
             while (count(database) < handled) {
