@@ -32,6 +32,9 @@ public record LaunchOptions(
      * three after it, in that order.
      */
     public static final int DEFAULT_CONSUMER_PORTS_FROM = 8082;
+
+    /** How many ports {@link #consumerPortsFrom} starts. */
+    static final int CONSUMER_PORTS = 4;
     /** Where the services' modules are (each at {@code <name>/target/quarkus-app}): the repository's root. */
     public static final Path DEFAULT_SERVICES_HOME = Path.of(".");
 
@@ -163,6 +166,18 @@ public record LaunchOptions(
             requireDistinct(
                     "--order-service-port", orderServicePort, "a broker or PostgreSQL port", infrastructurePort);
             requireDistinct("--relay-port", relayPort, "a broker or PostgreSQL port", infrastructurePort);
+        }
+        if (consumerPortsFrom != 0) {
+            for (int index = 0; index < CONSUMER_PORTS; index++) {
+                for (int other : new int[] {brokerPort, metricsPort, postgresPort, orderServicePort, relayPort}) {
+                    requireDistinct(
+                            "--consumer-ports-from (" + consumerPortsFrom + " to "
+                                    + (consumerPortsFrom + CONSUMER_PORTS - 1) + ")",
+                            consumerPortsFrom + index,
+                            "another part's port",
+                            other);
+                }
+            }
         }
         return new LaunchOptions(
                 help,

@@ -74,6 +74,12 @@ class LaunchOptionsTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> LaunchOptions.parse("--relay-port", "8080"))
                 .isInstanceOf(InvalidArgumentsException.class)
                 .hasMessageContaining("--relay-port");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> LaunchOptions.parse("--order-service-port", "8084"))
+                .isInstanceOf(InvalidArgumentsException.class)
+                .hasMessageContaining("--consumer-ports-from (8082 to 8085)");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> LaunchOptions.parse("--consumer-ports-from", "9090"))
+                .isInstanceOf(InvalidArgumentsException.class)
+                .hasMessageContaining("--consumer-ports-from");
     }
 
     @Test
