@@ -12,15 +12,12 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Re-drives a consumer group's dead letters after the fix: every record of its dead-letter topic that was not
@@ -54,16 +51,8 @@ public final class DeadLetterRedrive {
                                 "earliest"),
                         new StringDeserializer(),
                         new ByteArrayDeserializer());
-                KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
-                        Map.of(
-                                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                                bootstrapServers,
-                                ProducerConfig.ACKS_CONFIG,
-                                "all",
-                                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
-                                true),
-                        new StringSerializer(),
-                        new ByteArraySerializer())) {
+                KafkaProducer<String, byte[]> producer =
+                        FailureRouting.newProducer(bootstrapServers, topics.base() + "-redrive")) {
             List<TopicPartition> partitions = consumer.partitionsFor(deadLetters, timeout).stream()
                     .map(info -> new TopicPartition(deadLetters, info.partition()))
                     .toList();

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
@@ -137,13 +138,15 @@ public final class EventBatchProcessor implements AutoCloseable {
      * delays the others by at most the spread of the batch. Records of other topics are not delayed.
      */
     public BatchOutcome processWhenDue(List<ConsumerRecord<String, byte[]>> records) throws InterruptedException {
+        long now = clock.millis();
         long due = 0;
         for (ConsumerRecord<String, byte[]> record : records) {
-            long at = routing.topics()
-                    .delayOf(record.topic())
-                    .map(delay -> record.timestamp() + delay.toMillis())
-                    .orElse(0L);
-            due = Math.max(due, at);
+            Optional<Duration> delay = routing.topics().delayOf(record.topic());
+            if (delay.isPresent()) {
+                // A timestamp in the future (a producer's clock) waits no longer than the delay from now.
+                due = Math.max(
+                        due, Math.min(record.timestamp(), now) + delay.get().toMillis());
+            }
         }
         long wait = due - clock.millis();
         while (wait > 0 && !closed) {

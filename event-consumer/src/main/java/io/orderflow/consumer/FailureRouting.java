@@ -2,12 +2,17 @@ package io.orderflow.consumer;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Turns a record that failed into the record to send: to the next retry topic while retries remain and the failure
@@ -29,11 +34,22 @@ public final class FailureRouting {
         return topics;
     }
 
-    /** Retries before the attempt that produced {@code record}: 0 for a record of the source topic. */
-    public static int priorRetries(ConsumerRecord<?, ?> record) {
-        return text(record.headers(), FailureHeaders.RETRY_COUNT)
-                .map(count -> Integer.parseInt(count) + 1)
-                .orElse(0);
+    /**
+     * Retries before the attempt that produced {@code record}: 0 for a record of the source topic. A count that is not
+     * a number (a record someone else wrote to a retry topic) counts as every retry spent, so the record goes to the
+     * dead-letter topic instead of failing the batch.
+     */
+    public int priorRetries(ConsumerRecord<?, ?> record) {
+        Optional<String> count = text(record.headers(), FailureHeaders.RETRY_COUNT);
+        if (count.isEmpty()) {
+            return 0;
+        }
+        try {
+            int retries = Integer.parseInt(count.get().trim());
+            return retries < 0 ? topics.maxRetries() : retries + 1;
+        } catch (NumberFormatException e) {
+            return topics.maxRetries();
+        }
     }
 
     /**
@@ -138,5 +154,24 @@ public final class FailureRouting {
         return header == null || header.value() == null
                 ? Optional.empty()
                 : Optional.of(new String(header.value(), StandardCharsets.UTF_8));
+    }
+
+    /**
+     * The producer failed and re-driven records go out with: every record acknowledged by all in-sync replicas before
+     * the consumer commits past it, and idempotent, so a producer retry never writes a record twice.
+     */
+    static KafkaProducer<String, byte[]> newProducer(String bootstrapServers, String clientId) {
+        return new KafkaProducer<>(
+                Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrapServers,
+                        ProducerConfig.ACKS_CONFIG,
+                        "all",
+                        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                        true,
+                        ProducerConfig.CLIENT_ID_CONFIG,
+                        clientId),
+                new StringSerializer(),
+                new ByteArraySerializer());
     }
 }

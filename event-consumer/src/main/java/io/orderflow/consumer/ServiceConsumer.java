@@ -18,10 +18,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * One consuming service's processing, assembled: its retry and dead-letter topics (created at start when missing: a
@@ -55,18 +52,7 @@ public final class ServiceConsumer implements AutoCloseable {
             throws InterruptedException, ExecutionException, TimeoutException {
         RetryTopics topics = RetryTopics.of(group, retryDelays);
         createFailureTopics(bootstrapServers, topics, failureTopicPartitions);
-        KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
-                Map.of(
-                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        bootstrapServers,
-                        ProducerConfig.ACKS_CONFIG,
-                        "all",
-                        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
-                        true,
-                        ProducerConfig.CLIENT_ID_CONFIG,
-                        group + "-failures"),
-                new StringSerializer(),
-                new ByteArraySerializer());
+        KafkaProducer<String, byte[]> producer = FailureRouting.newProducer(bootstrapServers, group + "-failures");
         EventBatchProcessor processor = new EventBatchProcessor(
                 database,
                 new EventCodec(),

@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -42,6 +43,8 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -340,6 +343,33 @@ class EventBatchProcessorTest {
         assertThat(outcome.applied()).isEqualTo(1);
         assertThat(effects()).containsExactly("order-fixed");
         assertThat(again).isZero();
+    }
+
+    @Test
+    void aRetryRecordWithAnUnreadableCountIsDeadLetteredAndOneStampedInTheFutureWaitsOnlyItsDelay() throws Exception {
+        failuresLeft.put("order-odd", 10);
+        RecordHeaders garbled = new RecordHeaders();
+        garbled.add(FailureHeaders.RETRY_COUNT, "many".getBytes(StandardCharsets.UTF_8));
+        ConsumerRecord<String, byte[]> tampered = new ConsumerRecord<>(
+                TOPICS.retryTopic(0),
+                0,
+                0,
+                System.currentTimeMillis() + Duration.ofHours(1).toMillis(),
+                TimestampType.CREATE_TIME,
+                0,
+                0,
+                "order-odd",
+                event(cancelled("order-odd")).value(),
+                garbled,
+                Optional.empty());
+
+        long started = System.nanoTime();
+        BatchOutcome outcome = processor.processWhenDue(List.of(tampered));
+
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+        assertThat(outcome.deadLettered()).isEqualTo(1);
+        assertThat(header(readAll(TOPICS.deadLetterTopic(), 1).getFirst(), FailureHeaders.DEAD_LETTER_REASON))
+                .contains("told to fail");
     }
 
     @Test
