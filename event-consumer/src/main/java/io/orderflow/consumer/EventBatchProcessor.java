@@ -39,9 +39,9 @@ import org.jboss.logging.Logger;
  * retry topic and then redelivered may be sent twice; its copies carry the same event id, so at most one applies.
  *
  * <p><b>Failures.</b> A record that cannot be decoded, or whose major version this reader does not read, goes to the
- * dead-letter topic; an event type this reader does not know is skipped. A handler failure rolls the transaction back,
- * sets that record aside, and the batch runs again without it (failures are rare, so the common path has no
- * savepoints). A lost database (connection errors, SQLSTATE 08, 57P0x) or a transaction conflict (40001, 40P01) fails
+ * dead-letter topic; an event type this reader does not know is skipped. The new events go to the handler at once ({@link EventHandler#applyAll}); if
+ * that fails, the transaction is rolled back and the batch runs one event at a time, and each event whose handler fails
+ * is set aside and the batch runs again without it (failures are rare, so the common path has no savepoints). A lost database (connection errors, SQLSTATE 08, 57P0x) or a transaction conflict (40001, 40P01) fails
  * no record: the batch is tried again with back-off until it commits or the processor is closed.
  *
  * <p>Thread-safety: one batch at a time per instance (the consumer's thread); {@link #close()} from any thread.
@@ -160,11 +160,15 @@ public final class EventBatchProcessor implements AutoCloseable {
 
     private record Applied(int count, int duplicates, int transactions) {}
 
-    /** Runs the transaction until it commits, setting aside each record whose handler fails. */
+    /**
+     * Runs the transaction until it commits: first with the whole batch handed to {@link EventHandler#applyAll}; if that
+     * fails, one event at a time, setting aside each record whose handler fails.
+     */
     private Applied applyWithRetries(List<ConsumedEvent> events, Map<ConsumerRecord<String, byte[]>, Failure> failures)
             throws InterruptedException {
         Duration backoff = BACKOFF_MIN;
         int transactions = 0;
+        boolean together = true;
         while (true) {
             List<ConsumedEvent> remaining = events.stream()
                     .filter(e -> !failures.containsKey(e.record()))
@@ -174,11 +178,13 @@ public final class EventBatchProcessor implements AutoCloseable {
             }
             transactions++;
             try {
-                Applied applied = applyOnce(remaining, failures);
+                Applied applied = applyOnce(remaining, failures, together);
                 if (applied != null) {
                     return new Applied(applied.count(), applied.duplicates(), transactions);
                 }
-                // A handler failed: its record is in failures now; run again without it.
+                // Rolled back: the batch failed as a whole (run it one event at a time now), or one event failed (its
+                // record is in failures; run again without it).
+                together = false;
             } catch (SQLException e) {
                 if (closed) {
                     throw new InterruptedException("closed while the database was unavailable: " + e.getMessage());
@@ -193,54 +199,78 @@ public final class EventBatchProcessor implements AutoCloseable {
     }
 
     /**
-     * One transaction over {@code events}: null if a handler failed (rolled back, the record added to
-     * {@code failures}), else what it applied. A database failure outside the handlers, or one that is the database's
-     * and not the event's, is thrown.
+     * One transaction over {@code events}: what it applied, or null if it was rolled back because a handler failed.
+     * With {@code together}, the new events go to {@link EventHandler#applyAll} at once and a failure names no record;
+     * otherwise each goes to {@link EventHandler#apply} and the failing one is added to {@code failures}. A database
+     * failure outside the handlers, or one that is the database's and not the events', is thrown.
      */
-    private Applied applyOnce(List<ConsumedEvent> events, Map<ConsumerRecord<String, byte[]>, Failure> failures)
+    private Applied applyOnce(
+            List<ConsumedEvent> events, Map<ConsumerRecord<String, byte[]>, Failure> failures, boolean together)
             throws SQLException {
         try (Connection transaction = database.getConnection()) {
             transaction.setAutoCommit(false);
             try {
                 Set<UUID> fresh = ProcessedEvents.claim(transaction, events);
-                int applied = 0;
-                int duplicates = 0;
-                List<ConsumedEvent> done = new ArrayList<>();
+                List<ConsumedEvent> toApply = new ArrayList<>();
                 for (ConsumedEvent event : events) {
-                    if (!fresh.remove(event.envelope().eventId())) {
-                        duplicates++;
-                        continue;
+                    if (fresh.remove(event.envelope().eventId())) {
+                        toApply.add(event);
                     }
+                }
+                if (together) {
                     try {
-                        handler.apply(transaction, event);
+                        handler.applyAll(transaction, toApply);
                     } catch (SQLException e) {
                         if (isTheDatabases(e)) {
                             throw e;
                         }
-                        transaction.rollback();
-                        failures.put(event.record(), new Failure(e, true));
-                        return null;
-                    } catch (RejectedEventException e) {
-                        transaction.rollback();
-                        failures.put(event.record(), new Failure(e, false));
-                        return null;
+                        return rolledBack(transaction, e, toApply.size());
                     } catch (Exception e) {
-                        transaction.rollback();
-                        failures.put(event.record(), new Failure(e, true));
-                        return null;
+                        return rolledBack(transaction, e, toApply.size());
                     }
-                    applied++;
-                    done.add(event);
+                } else {
+                    for (ConsumedEvent event : toApply) {
+                        try {
+                            handler.apply(transaction, event);
+                        } catch (SQLException e) {
+                            if (isTheDatabases(e)) {
+                                throw e;
+                            }
+                            return rolledBack(transaction, failures, event, new Failure(e, true));
+                        } catch (RejectedEventException e) {
+                            return rolledBack(transaction, failures, event, new Failure(e, false));
+                        } catch (Exception e) {
+                            return rolledBack(transaction, failures, event, new Failure(e, true));
+                        }
+                    }
                 }
                 transaction.commit();
                 Instant now = clock.instant();
-                done.forEach(e -> metrics.latency(Duration.between(e.envelope().occurredAt(), now)));
-                return new Applied(applied, duplicates, 1);
+                toApply.forEach(
+                        e -> metrics.latency(Duration.between(e.envelope().occurredAt(), now)));
+                return new Applied(toApply.size(), events.size() - toApply.size(), 1);
             } catch (SQLException | RuntimeException e) {
                 rollbackQuietly(transaction);
                 throw e;
             }
         }
+    }
+
+    private static Applied rolledBack(Connection transaction, Exception cause, int events) throws SQLException {
+        transaction.rollback();
+        LOG.debugf(cause, "a batch of %d events failed together; applying them one at a time", events);
+        return null;
+    }
+
+    private static Applied rolledBack(
+            Connection transaction,
+            Map<ConsumerRecord<String, byte[]>, Failure> failures,
+            ConsumedEvent event,
+            Failure failure)
+            throws SQLException {
+        transaction.rollback();
+        failures.put(event.record(), failure);
+        return null;
     }
 
     /** A failure of the database or of the transaction as a whole, not of one event: the batch is tried again. */

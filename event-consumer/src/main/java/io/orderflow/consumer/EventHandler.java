@@ -1,10 +1,16 @@
 package io.orderflow.consumer;
 
 import java.sql.Connection;
+import java.util.List;
 
 /**
- * A service's effect of one event, applied in the batch's transaction. It runs at most once per event id with effect
+ * A service's effect of events, applied in the batch's transaction. It runs at most once per event id with effect
  * (the processed-events claim guards it), in the record order of each partition.
+ *
+ * <p>{@link #applyAll} is the common path: a batch's new events at once, so that a handler can write them with a few
+ * set-based statements instead of several per event. {@link #apply} is the path that finds the culprit: when
+ * {@code applyAll} fails, the batch's transaction is rolled back and run again one event at a time. The two must have
+ * the same effect on the database as applying the events one by one in the given order.
  *
  * <p>Throwing rolls the effect back: {@link RejectedEventException} sends the record straight to the dead-letter topic
  * (retrying cannot help); anything else sends it to the next retry topic, and to the dead-letter topic once the
@@ -17,4 +23,11 @@ public interface EventHandler {
     boolean handles(String eventType);
 
     void apply(Connection transaction, ConsumedEvent event) throws Exception;
+
+    /** Applies {@code events} in order; by default one {@link #apply} each. */
+    default void applyAll(Connection transaction, List<ConsumedEvent> events) throws Exception {
+        for (ConsumedEvent event : events) {
+            apply(transaction, event);
+        }
+    }
 }

@@ -269,15 +269,28 @@ class EventBatchProcessorTest {
     }
 
     @Test
-    void aTransientFailureGoesToTheRetryTopicAndSucceedsWhenDueWhileTheRestOfTheBatchIsApplied() throws Exception {
+    void aBatchThatFailsTogetherRunsOneEventAtATimeAndAFailureGoneByThenIsAppliedWithoutARetry() throws Exception {
         failuresLeft.put("order-flaky", 1);
+
+        BatchOutcome outcome = processor.process(
+                List.of(event(cancelled("order-1")), event(cancelled("order-flaky")), event(cancelled("order-2"))));
+
+        assertThat(outcome.transactions()).isEqualTo(2);
+        assertThat(outcome.applied()).isEqualTo(3);
+        assertThat(outcome.retried()).isZero();
+        assertThat(effects()).containsExactly("order-1", "order-2", "order-flaky");
+    }
+
+    @Test
+    void aTransientFailureGoesToTheRetryTopicAndSucceedsWhenDueWhileTheRestOfTheBatchIsApplied() throws Exception {
+        failuresLeft.put("order-flaky", 2); // the batch together, then the event alone
         ConsumerRecord<String, byte[]> flaky = event(cancelled("order-flaky"));
 
         BatchOutcome outcome =
                 processor.process(List.of(event(cancelled("order-1")), flaky, event(cancelled("order-2"))));
 
         assertThat(outcome.retried()).isEqualTo(1);
-        assertThat(outcome.transactions()).isEqualTo(2);
+        assertThat(outcome.transactions()).isEqualTo(3);
         assertThat(effects()).containsExactly("order-1", "order-2");
         String firstRetryTopic = TOPICS.retryTopic(0);
         assertThat(firstRetryTopic).isEqualTo("test-group_retry_200");
@@ -318,7 +331,8 @@ class EventBatchProcessorTest {
         assertThat(header(dead, FailureHeaders.RETRY_COUNT)).isEqualTo("1");
         assertThat(header(dead, FailureHeaders.DEAD_LETTER_REASON)).contains("told to fail");
         assertThat(effects()).isEmpty();
-        assertThat(failuresLeft.get("order-broken")).isEqualTo(7); // the original attempt and two retries
+        // The original attempt and two retries, each failing together and then alone.
+        assertThat(failuresLeft.get("order-broken")).isEqualTo(4);
     }
 
     @Test
