@@ -5,13 +5,9 @@ import io.orderflow.consumer.EventHandler;
 import io.orderflow.contracts.EventCatalog;
 import io.orderflow.contracts.EventCodec;
 import io.orderflow.contracts.EventEnvelope;
-import io.orderflow.contracts.inventory.InventoryRejected;
-import io.orderflow.contracts.inventory.InventoryReserved;
-import io.orderflow.contracts.inventory.ReservedLine;
 import io.orderflow.contracts.order.OrderCancelled;
 import io.orderflow.contracts.order.OrderCreated;
 import io.orderflow.contracts.order.OrderEvent;
-import io.orderflow.contracts.order.OrderLine;
 import io.orderflow.contracts.order.OrderShipped;
 import io.orderflow.outbox.AggregateLocks;
 import io.orderflow.outbox.HeldAggregateLocks;
@@ -24,11 +20,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.UUID;
 
 /**
@@ -45,15 +42,45 @@ import java.util.UUID;
  *       ({@code SHIPPED_FIRST}).
  * </ul>
  *
- * <p>Every event takes the order's advisory lock first (the outbox rule, and what serialises the main and retry
- * consumers on one order), then the order's row, then the stock rows in SKU order, so concurrent orders for one SKU
- * wait for each other and never deadlock; the stock table's checks make an oversell impossible regardless. Runs in the
- * batch's transaction (the caller commits). Thread-safe (stateless apart from the codec).
+ * <p><b>A batch at once.</b> A batch reads what it needs in three statements, decides every event in memory in record
+ * order ({@link ReservationBook}), and writes the outcome in four: reservations, reservation lines, stock, outbox. One
+ * event is a batch of one, so both paths of {@link EventHandler} run the same code.
+ *
+ * <p><b>Locks.</b> A batch takes its orders' advisory locks first (sorted; the outbox rule, and what serialises the main
+ * and retry consumers on one order), then their reservation rows, then the stock rows it touches in SKU order, so
+ * concurrent batches for one SKU wait for each other and never deadlock; the stock table's checks make an oversell
+ * impossible regardless. Runs in the batch's transaction (the caller commits). Thread-safe (stateless apart from the
+ * codec).
  */
 public final class InventoryLedger implements EventHandler {
 
     static final String PRODUCER = "inventory-service";
     private static final Set<String> HANDLED = Set.of("OrderCreated", "OrderCancelled", "OrderShipped");
+
+    private static final String SELECT_RESERVATIONS =
+            "SELECT order_id, status FROM reservations WHERE order_id = ANY (?) ORDER BY order_id FOR UPDATE";
+    private static final String SELECT_LINES =
+            "SELECT order_id, sku, quantity FROM reservation_lines WHERE order_id = ANY (?)";
+    private static final String LOCK_STOCK =
+            "SELECT sku, on_hand, reserved FROM stock WHERE sku = ANY (?) ORDER BY sku FOR UPDATE";
+    private static final String UPSERT_RESERVATIONS = """
+            INSERT INTO reservations (order_id, status, reason, short_skus)
+            SELECT r.order_id, r.status, r.reason,
+                   ARRAY(SELECT s.sku FROM unnest(?::text[], ?::text[]) WITH ORDINALITY AS s (order_id, sku, n)
+                         WHERE s.order_id = r.order_id ORDER BY s.n)
+            FROM unnest(?::text[], ?::text[], ?::text[]) AS r (order_id, status, reason)
+            ON CONFLICT (order_id) DO UPDATE SET status = excluded.status, reason = excluded.reason,
+                short_skus = excluded.short_skus, updated_at = clock_timestamp()
+            """;
+    private static final String INSERT_LINES = """
+            INSERT INTO reservation_lines (order_id, sku, quantity)
+            SELECT * FROM unnest(?::text[], ?::text[], ?::integer[])
+            """;
+    private static final String UPDATE_STOCK = """
+            UPDATE stock s SET on_hand = u.on_hand, reserved = u.reserved, updated_at = clock_timestamp()
+            FROM unnest(?::text[], ?::integer[], ?::integer[]) AS u (sku, on_hand, reserved)
+            WHERE s.sku = u.sku
+            """;
 
     private final EventCodec outcomes = new EventCodec(EventCatalog.inventoryEvents());
     private final Clock clock;
@@ -68,168 +95,198 @@ public final class InventoryLedger implements EventHandler {
     }
 
     @Override
-    public void apply(Connection tx, ConsumedEvent consumed) throws SQLException {
-        OrderEvent event = consumed.event();
-        HeldAggregateLocks locks = AggregateLocks.acquire(tx, List.of(event.orderId()), tx);
-        Optional<String> status = status(tx, event.orderId());
-        switch (event) {
-            case OrderCreated created -> created(tx, locks, consumed.envelope(), created, status);
-            case OrderCancelled cancelled -> cancelled(tx, cancelled.orderId(), status);
-            case OrderShipped shipped -> shipped(tx, shipped.orderId(), status);
-            default -> {
-                // handles() admits only the three types above.
-            }
-        }
+    public void apply(Connection tx, ConsumedEvent event) throws SQLException {
+        applyAll(tx, List.of(event));
     }
 
-    private void created(
-            Connection tx,
-            HeldAggregateLocks locks,
-            EventEnvelope envelope,
-            OrderCreated order,
-            Optional<String> status)
-            throws SQLException {
-        if (status.isPresent() && !status.get().equals("SHIPPED_FIRST")) {
-            if (status.get().equals("CANCELLED_FIRST")) {
-                String reason = "cancelled before it was reserved";
-                upsertStatus(tx, order.orderId(), "REJECTED", reason, List.of());
-                publish(tx, locks, envelope, new InventoryRejected(order.orderId(), reason, List.of()));
-            }
-            return; // already decided: another OrderCreated of the same order changes nothing
-        }
-        Map<String, Integer> wanted = new TreeMap<>();
-        for (OrderLine line : order.items()) {
-            wanted.merge(line.sku(), line.quantity(), Integer::sum);
-        }
-        Map<String, Integer> available = lockStock(tx, wanted.keySet());
-        List<String> shortSkus = new ArrayList<>();
-        wanted.forEach((sku, quantity) -> {
-            if (available.getOrDefault(sku, -1) < quantity) {
-                shortSkus.add(sku);
-            }
-        });
-        if (!shortSkus.isEmpty()) {
-            String reason = "not enough stock of " + String.join(", ", shortSkus);
-            upsertStatus(tx, order.orderId(), "REJECTED", reason, shortSkus);
-            publish(tx, locks, envelope, new InventoryRejected(order.orderId(), reason, shortSkus));
+    @Override
+    public void applyAll(Connection tx, List<ConsumedEvent> events) throws SQLException {
+        if (events.isEmpty()) {
             return;
         }
-        boolean shippedFirst = status.isPresent();
-        upsertStatus(tx, order.orderId(), shippedFirst ? "DEDUCTED" : "RESERVED", null, List.of());
-        try (PreparedStatement reserve = tx.prepareStatement(
-                        shippedFirst
-                                ? "UPDATE stock SET on_hand = on_hand - ?, updated_at = clock_timestamp() WHERE sku = ?"
-                                : "UPDATE stock SET reserved = reserved + ?, updated_at = clock_timestamp() WHERE sku = ?");
-                PreparedStatement line = tx.prepareStatement(
-                        "INSERT INTO reservation_lines (order_id, sku, quantity) VALUES (?, ?, ?)")) {
-            for (Map.Entry<String, Integer> entry : wanted.entrySet()) {
-                reserve.setInt(1, entry.getValue());
-                reserve.setString(2, entry.getKey());
-                reserve.addBatch();
-                line.setString(1, order.orderId());
-                line.setString(2, entry.getKey());
-                line.setInt(3, entry.getValue());
-                line.addBatch();
-            }
-            reserve.executeBatch();
-            line.executeBatch();
-        }
-        List<ReservedLine> lines = wanted.entrySet().stream()
-                .map(e -> new ReservedLine(e.getKey(), e.getValue()))
-                .toList();
-        publish(tx, locks, envelope, new InventoryReserved(order.orderId(), lines));
-    }
-
-    private void cancelled(Connection tx, String orderId, Optional<String> status) throws SQLException {
-        if (status.isEmpty()) {
-            upsertStatus(tx, orderId, "CANCELLED_FIRST", null, List.of());
-        } else if (status.get().equals("RESERVED")) {
-            moveStock(tx, orderId, "reserved = reserved - l.quantity");
-            upsertStatus(tx, orderId, "RELEASED", null, List.of());
-        }
-    }
-
-    private void shipped(Connection tx, String orderId, Optional<String> status) throws SQLException {
-        if (status.isEmpty()) {
-            upsertStatus(tx, orderId, "SHIPPED_FIRST", null, List.of());
-        } else if (status.get().equals("RESERVED")) {
-            moveStock(tx, orderId, "on_hand = on_hand - l.quantity, reserved = reserved - l.quantity");
-            upsertStatus(tx, orderId, "DEDUCTED", null, List.of());
-        }
-    }
-
-    private static Optional<String> status(Connection tx, String orderId) throws SQLException {
-        try (PreparedStatement select =
-                tx.prepareStatement("SELECT status FROM reservations WHERE order_id = ? FOR UPDATE")) {
-            select.setString(1, orderId);
-            try (ResultSet row = select.executeQuery()) {
-                return row.next() ? Optional.of(row.getString(1)) : Optional.empty();
+        Set<String> orderIds = new TreeSet<>();
+        Set<String> skus = new TreeSet<>();
+        for (ConsumedEvent event : events) {
+            orderIds.add(event.event().orderId());
+            if (event.event() instanceof OrderCreated created) {
+                created.items().forEach(line -> skus.add(line.sku()));
             }
         }
-    }
-
-    /** Locks the stock rows of {@code skus} in SKU order; returns what is available of each that exists. */
-    private static Map<String, Integer> lockStock(Connection tx, Set<String> skus) throws SQLException {
-        Map<String, Integer> available = new TreeMap<>();
-        try (PreparedStatement select = tx.prepareStatement(
-                "SELECT sku, on_hand - reserved FROM stock" + " WHERE sku = ANY (?) ORDER BY sku FOR UPDATE")) {
-            select.setArray(1, tx.createArrayOf("text", skus.toArray()));
-            try (ResultSet rows = select.executeQuery()) {
-                while (rows.next()) {
-                    available.put(rows.getString(1), rows.getInt(2));
+        HeldAggregateLocks locks = AggregateLocks.acquire(tx, orderIds, tx);
+        Map<String, String> statuses = reservations(tx, orderIds);
+        Map<String, Map<String, Integer>> lines = linesOfReserved(tx, statuses);
+        lines.values().forEach(held -> skus.addAll(held.keySet()));
+        ReservationBook book = new ReservationBook(statuses, lines, lockStock(tx, skus));
+        List<OutboxEntry> published = new ArrayList<>();
+        for (ConsumedEvent event : events) {
+            switch (event.event()) {
+                case OrderCreated created ->
+                    book.created(created).ifPresent(outcome -> published.add(outboxEntry(event.envelope(), outcome)));
+                case OrderCancelled cancelled -> book.cancelled(cancelled.orderId());
+                case OrderShipped shipped -> book.shipped(shipped.orderId());
+                default -> {
+                    // handles() admits only the three types above.
                 }
             }
         }
-        return available;
-    }
-
-    /** Applies {@code assignment} to the stock of every line of the order (stock rows locked in SKU order). */
-    private static void moveStock(Connection tx, String orderId, String assignment) throws SQLException {
-        try (PreparedStatement lock = tx.prepareStatement("SELECT s.sku FROM stock s JOIN reservation_lines l"
-                        + " ON l.sku = s.sku WHERE l.order_id = ? ORDER BY s.sku FOR UPDATE OF s");
-                PreparedStatement update = tx.prepareStatement("UPDATE stock s SET " + assignment
-                        + ", updated_at = clock_timestamp() FROM reservation_lines l"
-                        + " WHERE l.order_id = ? AND l.sku = s.sku")) {
-            lock.setString(1, orderId);
-            lock.executeQuery().close();
-            update.setString(1, orderId);
-            update.executeUpdate();
+        writeReservations(tx, book.changedReservations());
+        writeLines(tx, book.newLines());
+        writeStock(tx, book.changedStock());
+        try (PreparedStatement insert = tx.prepareStatement(OutboxInsert.SQL)) {
+            for (OutboxEntry entry : published) {
+                OutboxInsert.bind(insert, locks, tx, entry);
+                insert.addBatch();
+            }
+            insert.executeBatch();
         }
     }
 
-    private static void upsertStatus(Connection tx, String orderId, String status, String reason, List<String> skus)
+    private static Map<String, String> reservations(Connection tx, Set<String> orderIds) throws SQLException {
+        Map<String, String> statuses = new HashMap<>();
+        try (PreparedStatement select = tx.prepareStatement(SELECT_RESERVATIONS)) {
+            select.setArray(1, tx.createArrayOf("text", orderIds.toArray()));
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    statuses.put(rows.getString(1), rows.getString(2));
+                }
+            }
+        }
+        return statuses;
+    }
+
+    /** The lines held by the orders that are {@code RESERVED}: what a cancellation releases or a shipment deducts. */
+    private static Map<String, Map<String, Integer>> linesOfReserved(Connection tx, Map<String, String> statuses)
             throws SQLException {
-        try (PreparedStatement upsert = tx.prepareStatement("INSERT INTO reservations (order_id, status, reason,"
-                + " short_skus) VALUES (?, ?, ?, ?) ON CONFLICT (order_id) DO UPDATE SET status = excluded.status,"
-                + " reason = excluded.reason, short_skus = excluded.short_skus, updated_at = clock_timestamp()")) {
-            upsert.setString(1, orderId);
-            upsert.setString(2, status);
-            upsert.setString(3, reason);
-            upsert.setArray(4, tx.createArrayOf("text", skus.toArray()));
+        Map<String, Map<String, Integer>> lines = new HashMap<>();
+        Object[] reserved = statuses.entrySet().stream()
+                .filter(e -> e.getValue().equals(ReservationBook.RESERVED))
+                .map(Map.Entry::getKey)
+                .toArray();
+        if (reserved.length == 0) {
+            return lines;
+        }
+        try (PreparedStatement select = tx.prepareStatement(SELECT_LINES)) {
+            select.setArray(1, tx.createArrayOf("text", reserved));
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    lines.computeIfAbsent(rows.getString(1), order -> new TreeMap<>())
+                            .put(rows.getString(2), rows.getInt(3));
+                }
+            }
+        }
+        return lines;
+    }
+
+    /** Locks the stock rows of {@code skus} in SKU order; returns those that exist. */
+    private static Map<String, ReservationBook.Stock> lockStock(Connection tx, Set<String> skus) throws SQLException {
+        Map<String, ReservationBook.Stock> stock = new HashMap<>();
+        if (skus.isEmpty()) {
+            return stock;
+        }
+        try (PreparedStatement select = tx.prepareStatement(LOCK_STOCK)) {
+            select.setArray(1, tx.createArrayOf("text", skus.toArray()));
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    stock.put(rows.getString(1), new ReservationBook.Stock(rows.getInt(2), rows.getInt(3)));
+                }
+            }
+        }
+        return stock;
+    }
+
+    private static void writeReservations(Connection tx, Map<String, ReservationBook.Decision> decisions)
+            throws SQLException {
+        if (decisions.isEmpty()) {
+            return;
+        }
+        List<String> shortOrders = new ArrayList<>();
+        List<String> shortSkus = new ArrayList<>();
+        decisions.forEach((orderId, decision) -> decision.shortSkus().forEach(sku -> {
+            shortOrders.add(orderId);
+            shortSkus.add(sku);
+        }));
+        try (PreparedStatement upsert = tx.prepareStatement(UPSERT_RESERVATIONS)) {
+            upsert.setArray(1, tx.createArrayOf("text", shortOrders.toArray()));
+            upsert.setArray(2, tx.createArrayOf("text", shortSkus.toArray()));
+            upsert.setArray(3, tx.createArrayOf("text", decisions.keySet().toArray()));
+            upsert.setArray(
+                    4,
+                    tx.createArrayOf(
+                            "text",
+                            decisions.values().stream()
+                                    .map(ReservationBook.Decision::status)
+                                    .toArray()));
+            upsert.setArray(
+                    5,
+                    tx.createArrayOf(
+                            "text",
+                            decisions.values().stream()
+                                    .map(ReservationBook.Decision::reason)
+                                    .toArray()));
             upsert.executeUpdate();
         }
     }
 
-    /** The order's one inventory outcome (aggregate version 1), through the outbox, carrying the trace on. */
-    private void publish(Connection tx, HeldAggregateLocks locks, EventEnvelope cause, OrderEvent outcome)
-            throws SQLException {
-        EventEnvelope envelope =
-                outcomes.wrap(outcome, UUID.randomUUID(), clock.instant(), PRODUCER, cause.traceparent());
-        try (PreparedStatement insert = tx.prepareStatement(OutboxInsert.SQL)) {
-            OutboxInsert.bind(
-                    insert,
-                    locks,
-                    tx,
-                    new OutboxEntry(
-                            envelope.eventId(),
-                            outcome.orderId(),
-                            1,
-                            envelope.eventType(),
-                            envelope.eventVersion().toString(),
-                            new String(outcomes.encode(envelope), StandardCharsets.UTF_8),
-                            envelope.traceparent(),
-                            envelope.occurredAt()));
+    private static void writeLines(Connection tx, List<ReservationBook.Line> lines) throws SQLException {
+        if (lines.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement insert = tx.prepareStatement(INSERT_LINES)) {
+            insert.setArray(
+                    1,
+                    tx.createArrayOf(
+                            "text",
+                            lines.stream().map(ReservationBook.Line::orderId).toArray()));
+            insert.setArray(
+                    2,
+                    tx.createArrayOf(
+                            "text",
+                            lines.stream().map(ReservationBook.Line::sku).toArray()));
+            insert.setArray(
+                    3,
+                    tx.createArrayOf(
+                            "integer",
+                            lines.stream().map(ReservationBook.Line::quantity).toArray()));
             insert.executeUpdate();
         }
+    }
+
+    private static void writeStock(Connection tx, Map<String, ReservationBook.Stock> stock) throws SQLException {
+        if (stock.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement update = tx.prepareStatement(UPDATE_STOCK)) {
+            update.setArray(1, tx.createArrayOf("text", stock.keySet().toArray()));
+            update.setArray(
+                    2,
+                    tx.createArrayOf(
+                            "integer",
+                            stock.values().stream()
+                                    .map(ReservationBook.Stock::onHand)
+                                    .toArray()));
+            update.setArray(
+                    3,
+                    tx.createArrayOf(
+                            "integer",
+                            stock.values().stream()
+                                    .map(ReservationBook.Stock::reserved)
+                                    .toArray()));
+            update.executeUpdate();
+        }
+    }
+
+    /** The order's one inventory outcome (aggregate version 1), carrying the trace of the event that caused it. */
+    private OutboxEntry outboxEntry(EventEnvelope cause, OrderEvent outcome) {
+        EventEnvelope envelope =
+                outcomes.wrap(outcome, UUID.randomUUID(), clock.instant(), PRODUCER, cause.traceparent());
+        return new OutboxEntry(
+                envelope.eventId(),
+                outcome.orderId(),
+                1,
+                envelope.eventType(),
+                envelope.eventVersion().toString(),
+                new String(outcomes.encode(envelope), StandardCharsets.UTF_8),
+                envelope.traceparent(),
+                envelope.occurredAt());
     }
 }
