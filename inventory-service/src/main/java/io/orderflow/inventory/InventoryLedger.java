@@ -132,12 +132,11 @@ public final class InventoryLedger implements EventHandler {
         writeReservations(tx, book.changedReservations());
         writeLines(tx, book.newLines());
         writeStock(tx, book.changedStock());
-        try (PreparedStatement insert = tx.prepareStatement(OutboxInsert.SQL)) {
-            for (OutboxEntry entry : published) {
-                OutboxInsert.bind(insert, locks, tx, entry);
-                insert.addBatch();
+        if (!published.isEmpty()) {
+            try (PreparedStatement insert = tx.prepareStatement(OutboxInsert.SQL_MANY)) {
+                OutboxInsert.bindAll(insert, locks, tx, published);
+                insert.executeUpdate();
             }
-            insert.executeBatch();
         }
     }
 

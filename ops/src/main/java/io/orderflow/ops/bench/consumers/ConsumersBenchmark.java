@@ -60,6 +60,12 @@ public final class ConsumersBenchmark {
         Map<String, String> options = options(args);
         int orders = Integer.parseInt(options.getOrDefault("orders", "20000"));
         int runs = Integer.parseInt(options.getOrDefault("runs", "3"));
+        List<String> services = options.containsKey("services")
+                ? List.of(options.get("services").split(","))
+                : SERVICES;
+        if (!SERVICES.containsAll(services)) {
+            throw new IllegalArgumentException("--services takes a comma-separated list of " + SERVICES);
+        }
         Path work = Path.of(options.getOrDefault("work-dir", "ops/target/consumers-bench"))
                 .toAbsolutePath();
         Path home = Path.of(options.getOrDefault("services-home", "."))
@@ -83,7 +89,7 @@ public final class ConsumersBenchmark {
             try {
                 Map<String, List<Double>> rates = new LinkedHashMap<>();
                 for (int run = 1; run <= runs; run++) {
-                    for (String service : SERVICES) {
+                    for (String service : services) {
                         long handled = service.equals("analytics-service")
                                 ? events
                                 : events - expected.getOrDefault("OrderPaid", 0L);
