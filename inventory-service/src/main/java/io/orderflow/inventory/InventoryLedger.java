@@ -57,12 +57,15 @@ public final class InventoryLedger implements EventHandler {
     static final String PRODUCER = "inventory-service";
     private static final Set<String> HANDLED = Set.of("OrderCreated", "OrderCancelled", "OrderShipped");
 
+    // Keys as a joined unnest(), not "= ANY (?)": without statistics (a young table) the planner may scan the table
+    // and test every row against every element; the join probes the primary key once per key instead.
     private static final String SELECT_RESERVATIONS =
-            "SELECT order_id, status FROM reservations WHERE order_id = ANY (?) ORDER BY order_id FOR UPDATE";
-    private static final String SELECT_LINES =
-            "SELECT order_id, sku, quantity FROM reservation_lines WHERE order_id = ANY (?)";
-    private static final String LOCK_STOCK =
-            "SELECT sku, on_hand, reserved FROM stock WHERE sku = ANY (?) ORDER BY sku FOR UPDATE";
+            "SELECT r.order_id, r.status FROM unnest(?::text[]) AS k (order_id)"
+                    + " JOIN reservations r ON r.order_id = k.order_id ORDER BY r.order_id FOR UPDATE OF r";
+    private static final String SELECT_LINES = "SELECT l.order_id, l.sku, l.quantity FROM unnest(?::text[]) AS k"
+            + " (order_id) JOIN reservation_lines l ON l.order_id = k.order_id";
+    private static final String LOCK_STOCK = "SELECT s.sku, s.on_hand, s.reserved FROM unnest(?::text[]) AS k (sku)"
+            + " JOIN stock s ON s.sku = k.sku ORDER BY s.sku FOR UPDATE OF s";
     private static final String UPSERT_RESERVATIONS = """
             INSERT INTO reservations (order_id, status, reason, short_skus)
             SELECT r.order_id, r.status, r.reason,

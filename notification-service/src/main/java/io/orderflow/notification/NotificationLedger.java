@@ -46,8 +46,9 @@ public class NotificationLedger implements EventHandler {
             """;
     private static final String ADDRESS_WAITING_MAILS = """
             UPDATE notifications n SET recipient = c.customer_id || '@' || ?
-            FROM order_customers c
-            WHERE c.order_id = n.order_id AND n.order_id = ANY (?) AND n.recipient IS NULL
+            FROM unnest(?::text[]) AS k (order_id)
+            JOIN order_customers c ON c.order_id = k.order_id
+            WHERE n.order_id = k.order_id AND n.recipient IS NULL
             """;
 
     private final Template created;
