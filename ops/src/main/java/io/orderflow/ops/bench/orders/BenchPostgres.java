@@ -25,7 +25,7 @@ import java.util.OptionalLong;
  *
  * <p>Not thread-safe.
  */
-final class BenchPostgres implements AutoCloseable {
+public final class BenchPostgres implements AutoCloseable {
     private final LocalPostgres postgres;
     private final String synchronousCommit;
 
@@ -34,12 +34,12 @@ final class BenchPostgres implements AutoCloseable {
         this.synchronousCommit = synchronousCommit;
     }
 
-    static BenchPostgres start(Path directory, String synchronousCommit) {
+    public static BenchPostgres start(Path directory, String synchronousCommit) {
         return new BenchPostgres(LocalPostgres.start(directory, EmbeddedMode.FRESH), synchronousCommit);
     }
 
     /** Version and the settings that matter for commit latency, as a session of {@code database} sees them. */
-    String describe(PostgresDatabase database) throws SQLException {
+    public String describe(PostgresDatabase database) throws SQLException {
         StringBuilder text = new StringBuilder(postgres.isEmbedded() ? "embedded" : "configured")
                 .append(" PostgreSQL ")
                 .append(postgres.serverVersion());
@@ -63,7 +63,7 @@ final class BenchPostgres implements AutoCloseable {
     }
 
     /** A new, empty database for one start of the stack; {@code label} is e.g. {@code run1-ours}. */
-    PostgresDatabase freshDatabase(String label) throws SQLException {
+    public PostgresDatabase freshDatabase(String label) throws SQLException {
         String service = "orders-bench-" + label;
         dropIfExists(service.replace('-', '_'));
         PostgresDatabase database = postgres.database(service);
@@ -75,7 +75,7 @@ final class BenchPostgres implements AutoCloseable {
         return database;
     }
 
-    void drop(PostgresDatabase database) throws SQLException {
+    public void drop(PostgresDatabase database) throws SQLException {
         dropIfExists(database.databaseName());
     }
 
@@ -91,7 +91,7 @@ final class BenchPostgres implements AutoCloseable {
      * The postmaster's pid: the parent of this session's backend, if that is a {@code postgres} process on this
      * machine (the embedded server, or a configured one running here); empty for a server elsewhere.
      */
-    OptionalLong postmasterPid() throws SQLException {
+    public OptionalLong postmasterPid() throws SQLException {
         // Looked up while the session is open: its backend exits when the connection closes.
         try (Connection admin = admin();
                 Statement statement = admin.createStatement();

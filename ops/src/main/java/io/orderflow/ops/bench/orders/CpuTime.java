@@ -14,7 +14,7 @@ import java.util.function.DoubleSupplier;
  *
  * <p>Linux only; where {@code /proc} cannot be read a process counts as NaN and the report says "n/a". Thread-safe.
  */
-final class CpuTime {
+public final class CpuTime {
     /** {@code /proc} reports in USER_HZ ticks, 100 per second on every Linux architecture the JDK runs on. */
     private static final double TICKS_PER_SECOND = 100.0;
 
@@ -23,7 +23,7 @@ final class CpuTime {
     private CpuTime() {}
 
     /** User plus system CPU seconds of {@code pid} so far (every thread); NaN if it cannot be read. */
-    static double processSeconds(long pid) {
+    public static double processSeconds(long pid) {
         long[] fields = statFields(pid);
         return fields == null ? Double.NaN : (fields[11] + fields[12]) / TICKS_PER_SECOND;
     }
@@ -36,7 +36,7 @@ final class CpuTime {
      * <p>A child reaped between reading the parent and listing the children would be missed (or counted twice), so
      * the parent is read before and after the children, and the reading repeated until no child was reaped meanwhile.
      */
-    static double treeSeconds(long pid) {
+    public static double treeSeconds(long pid) {
         for (int attempt = 0; attempt < 10; attempt++) {
             long[] before = statFields(pid);
             if (before == null) {
@@ -84,13 +84,13 @@ final class CpuTime {
     }
 
     /** Why the last reading that came out NaN failed, for the report; null if none did. */
-    static String lastFailure() {
+    public static String lastFailure() {
         return lastFailure;
     }
 
     /** The machine's CPU seconds so far, summed over all cores, from the first line of {@code /proc/stat}. */
-    record AllCores(double busy, double iowait, double steal) {
-        static AllCores read() {
+    public record AllCores(double busy, double iowait, double steal) {
+        public static AllCores read() {
             try {
                 String[] f = Files.readAllLines(Path.of("/proc/stat"))
                         .getFirst()
@@ -113,9 +113,9 @@ final class CpuTime {
     }
 
     /** CPU seconds of named processes and of the machine at one moment. */
-    record Reading(long nanoTime, Map<String, Double> processes, AllCores machine) {
+    public record Reading(long nanoTime, Map<String, Double> processes, AllCores machine) {
 
-        static Reading take(Map<String, DoubleSupplier> processes) {
+        public static Reading take(Map<String, DoubleSupplier> processes) {
             Map<String, Double> seconds = new LinkedHashMap<>();
             processes.forEach((name, supplier) -> seconds.put(name, supplier.getAsDouble()));
             return new Reading(System.nanoTime(), seconds, AllCores.read());
@@ -126,7 +126,7 @@ final class CpuTime {
          * busy time minus the named ones': other work on the machine, and kernel time no process was charged for),
          * then the machine's busy, iowait and steal time.
          */
-        Map<String, Double> coresSince(Reading earlier) {
+        public Map<String, Double> coresSince(Reading earlier) {
             double wall = (nanoTime - earlier.nanoTime) / 1e9;
             Map<String, Double> cores = new LinkedHashMap<>();
             double named = 0;

@@ -8,11 +8,11 @@ import java.util.Arrays;
  *
  * <p>Thread-safe: {@link #add} may be called from many threads; the summaries see what was added before them.
  */
-final class LatencySamples {
+public final class LatencySamples {
     private long[] micros = new long[1024];
     private int size; // guarded by this
 
-    synchronized void add(long valueMicros) {
+    public synchronized void add(long valueMicros) {
         if (size == micros.length) {
             micros = Arrays.copyOf(micros, size * 2);
         }
@@ -20,26 +20,26 @@ final class LatencySamples {
     }
 
     /** A copy of the samples, sorted, with the percentiles a report needs. */
-    synchronized Summary summary() {
+    public synchronized Summary summary() {
         long[] sorted = Arrays.copyOf(micros, size);
         Arrays.sort(sorted);
         return new Summary(sorted);
     }
 
     /** Percentiles of a sorted copy of the samples; NaN for each when there were none. */
-    static final class Summary {
+    public static final class Summary {
         private final long[] sorted;
 
         Summary(long[] sorted) {
             this.sorted = sorted;
         }
 
-        int count() {
+        public int count() {
             return sorted.length;
         }
 
         /** The nearest-rank percentile {@code p} (0 < p <= 100), in milliseconds. */
-        double percentileMillis(double p) {
+        public double percentileMillis(double p) {
             if (sorted.length == 0) {
                 return Double.NaN;
             }
@@ -47,7 +47,7 @@ final class LatencySamples {
             return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))] / 1000.0;
         }
 
-        double maxMillis() {
+        public double maxMillis() {
             return sorted.length == 0 ? Double.NaN : sorted[sorted.length - 1] / 1000.0;
         }
     }

@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.Locale;
 
 /** What the figures were measured on, for the header of the output: cores, CPU model, memory, kernel, JDK, load. */
-final class Machine {
+public final class Machine {
     private Machine() {}
 
-    static String describe() {
+    public static String describe() {
         return String.format(
                 Locale.ROOT,
                 "%d cores (%s), %s RAM, Linux %s, %s %s",
@@ -23,7 +23,7 @@ final class Machine {
     }
 
     /** The 1-, 5- and 15-minute load averages. */
-    static String loadAverage() {
+    public static String loadAverage() {
         String[] fields = read("/proc/loadavg").split(" ");
         return fields.length < 3 ? "unknown" : String.join(" ", fields[0], fields[1], fields[2]);
     }

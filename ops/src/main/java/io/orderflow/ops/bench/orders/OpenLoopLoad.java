@@ -38,7 +38,7 @@ import java.util.concurrent.locks.LockSupport;
  * request due while that many are outstanding is not sent, and counted as such: it means the service is not keeping
  * up with the rate, and the accepted rate shows it.
  *
- * <p>Requests are distinct orders: a random customer of 100,000, one to three lines of random SKUs of 10,000 (seeded,
+ * <p>Requests are distinct orders: a random customer of 100,000, one to three lines of random SKUs of the 1,000 in inventory-service's starting stock (seeded,
  * so every run sends the same sequence of orders). Requests due during the warm-up are sent alike and counted apart.
  *
  * <p>The generator runs on the machine it measures, so every CPU cycle it spends is taken from the service. The JDK's
@@ -59,7 +59,7 @@ import java.util.concurrent.locks.LockSupport;
  * recorded on the event loop(s) into thread-safe counters. The instance owns its Vert.x (threads, connections) and
  * {@link #close} releases it; close it before the service it talks to is stopped.
  */
-final class OpenLoopLoad implements AutoCloseable {
+public final class OpenLoopLoad implements AutoCloseable {
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
     private static final Duration COMPLETION_TIMEOUT = Duration.ofSeconds(60);
@@ -84,11 +84,11 @@ final class OpenLoopLoad implements AutoCloseable {
     private final Map<String, Long> acceptedAtMicros = new ConcurrentHashMap<>();
 
     /** A generator with one event loop, which is plenty for a few thousand requests a second. */
-    OpenLoopLoad(URI baseUri, int rate, int maxInFlight, boolean idempotencyKeys) {
+    public OpenLoopLoad(URI baseUri, int rate, int maxInFlight, boolean idempotencyKeys) {
         this(baseUri, rate, maxInFlight, idempotencyKeys, 1);
     }
 
-    OpenLoopLoad(URI baseUri, int rate, int maxInFlight, boolean idempotencyKeys, int eventLoops) {
+    public OpenLoopLoad(URI baseUri, int rate, int maxInFlight, boolean idempotencyKeys, int eventLoops) {
         if (rate < 1 || maxInFlight < 1 || eventLoops < 1) {
             throw new IllegalArgumentException("rate, maxInFlight and eventLoops must be positive: " + rate + ", "
                     + maxInFlight + ", " + eventLoops);
@@ -124,7 +124,7 @@ final class OpenLoopLoad implements AutoCloseable {
      * Sends from {@code startNanos} ({@link System#nanoTime()}) for {@code warmup} plus {@code measured}, then waits
      * up to a minute for the outstanding answers. Requests due from {@code startNanos + warmup} on are measured.
      */
-    Result run(long startNanos, Duration warmup, Duration measured) throws InterruptedException {
+    public Result run(long startNanos, Duration warmup, Duration measured) throws InterruptedException {
         long total = (long) rate * (warmup.toSeconds() + measured.toSeconds());
         long measuredFrom = startNanos + warmup.toNanos();
         double periodNanos = 1e9 / rate;
@@ -246,7 +246,7 @@ final class OpenLoopLoad implements AutoCloseable {
      * with an internal {@code NoStackTraceTimeoutException}, Netty a refused connection with an
      * {@code AnnotatedConnectException}.
      */
-    static String failureKind(Throwable e) {
+    public static String failureKind(Throwable e) {
         if (e instanceof TimeoutException) {
             return "TimeoutException";
         }
@@ -264,7 +264,7 @@ final class OpenLoopLoad implements AutoCloseable {
     }
 
     /** One order as the REST API takes it; 1-3 lines, quantities 1-5, prices with cents. */
-    static String orderBody(SplittableRandom random) {
+    public static String orderBody(SplittableRandom random) {
         StringBuilder body = new StringBuilder(200)
                 .append("{\"customerId\":\"customer-")
                 .append(random.nextInt(100_000))
@@ -275,8 +275,8 @@ final class OpenLoopLoad implements AutoCloseable {
                 body.append(',');
             }
             int cents = 100 + random.nextInt(99_900);
-            body.append("{\"sku\":\"SKU-")
-                    .append(random.nextInt(10_000))
+            body.append("{\"sku\":\"sku-")
+                    .append(1 + random.nextInt(1_000))
                     .append("\",\"quantity\":")
                     .append(1 + random.nextInt(5))
                     .append(",\"unitPrice\":\"")
@@ -318,7 +318,7 @@ final class OpenLoopLoad implements AutoCloseable {
      * @param sendLag how late the generator itself dispatched each request (CPU starvation of the driver)
      * @param acceptedAtMicros order id to the wall time its 201 arrived, for the window's accepted orders
      */
-    record Result(
+    public record Result(
             long scheduled,
             long warmupAccepted,
             long accepted,
@@ -331,7 +331,7 @@ final class OpenLoopLoad implements AutoCloseable {
             LatencySamples.Summary sendLag,
             Map<String, Long> acceptedAtMicros) {
 
-        long failed() {
+        public long failed() {
             return failures.values().stream().mapToLong(Long::longValue).sum();
         }
     }

@@ -11,14 +11,14 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 
 /** Creates the {@code orders} topic with the Admin API, as an operator would, before the relay starts. Stateless. */
-final class OrdersTopic {
-    static final String NAME = "orders";
+public final class OrdersTopic {
+    public static final String NAME = "orders";
     private static final long TIMEOUT_SECONDS = 60;
 
     private OrdersTopic() {}
 
     /** Creates {@value #NAME} with {@code partitions} partitions (replication 1) and waits until each has a leader. */
-    static void create(String bootstrapServers, int partitions)
+    public static void create(String bootstrapServers, int partitions)
             throws ExecutionException, InterruptedException, TimeoutException {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
             admin.createTopics(List.of(new NewTopic(NAME, partitions, (short) 1)))

@@ -7,14 +7,14 @@ import java.time.Instant;
  * not {@link System#nanoTime()}, because one end of the commit-to-readable latency is a timestamp written by another
  * process (the order service's {@code occurredAt}); both processes read the same kernel clock on this machine.
  */
-final class WallClock {
+public final class WallClock {
     private WallClock() {}
 
-    static long micros() {
+    public static long micros() {
         return micros(Instant.now());
     }
 
-    static long micros(Instant instant) {
+    public static long micros(Instant instant) {
         return instant.getEpochSecond() * 1_000_000L + instant.getNano() / 1_000;
     }
 }
