@@ -29,6 +29,13 @@ public interface NotificationConfig {
     @WithDefault("200ms")
     Duration sendPollInterval();
 
+    /**
+     * Mails sent at once (SMTP transactions in flight, then marked sent in one transaction): also the most that a crash
+     * can send twice.
+     */
+    @WithDefault("16")
+    int sendConcurrency();
+
     /** The longest wait between attempts while the SMTP server refuses or is away (it doubles from 500 ms). */
     @WithDefault("30s")
     Duration sendBackoffMax();
