@@ -2,17 +2,21 @@ package io.orderflow.consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.orderflow.contracts.EventCodec;
 import io.orderflow.contracts.EventEnvelope;
 import io.orderflow.contracts.EventVersion;
 import io.orderflow.contracts.order.OrderCancelled;
 import io.orderflow.contracts.order.OrderEvent;
+import io.orderflow.contracts.order.OrderPaid;
 import io.orderflow.postgres.PostgresDatabase;
 import io.orderflow.testing.CleanSchema;
 import io.orderflow.testing.InProcessBroker;
 import io.orderflow.testing.PostgresTest;
 import java.io.PrintWriter;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -70,6 +74,7 @@ class EventBatchProcessorTest {
     private PostgresDatabase database;
     private InProcessBroker broker;
     private KafkaProducer<String, byte[]> producer;
+    private SimpleMeterRegistry registry;
     private ConsumerMetrics metrics;
     private EventBatchProcessor processor;
     private long nextOffset;
@@ -125,7 +130,8 @@ class EventBatchProcessorTest {
                         "all"),
                 new StringSerializer(),
                 new ByteArraySerializer());
-        metrics = new ConsumerMetrics(new SimpleMeterRegistry(), "test-group");
+        registry = new SimpleMeterRegistry();
+        metrics = new ConsumerMetrics(registry, "test-group");
         processor = processor(database.dataSource());
     }
 
@@ -213,6 +219,38 @@ class EventBatchProcessorTest {
         assertThat(redelivered.applied()).isZero();
         assertThat(redelivered.duplicates()).isEqualTo(2);
         assertThat(metrics.duplicates()).isEqualTo(3);
+    }
+
+    @Test
+    void theMetersCountEveryOutcomeTheBatchSizeAndTheLatencyFromEventTime() throws Exception {
+        EventEnvelope old = codec.wrap(
+                cancelled("order-1"), UUID.randomUUID(), Instant.now().minusSeconds(2), "test", null);
+        ConsumerRecord<String, byte[]> applied = record("order-1", codec.encode(old));
+        ConsumerRecord<String, byte[]> duplicate = record("order-1", applied.value());
+        ConsumerRecord<String, byte[]> poison = record("order-x", "{not json".getBytes(StandardCharsets.UTF_8));
+        ConsumerRecord<String, byte[]> ignored = event(new OrderPaid("order-1", BigDecimal.ONE, "EUR", "pay-1"));
+
+        processor.process(List.of(applied, duplicate, poison, ignored));
+
+        for (String outcome : List.of("applied", "duplicate", "dead_lettered", "ignored")) {
+            assertThat(registry.get("orderflow.consumer.events")
+                            .tag("group", "test-group")
+                            .tag("outcome", outcome)
+                            .counter()
+                            .count())
+                    .as(outcome)
+                    .isEqualTo(1);
+        }
+        DistributionSummary batches = registry.get("orderflow.consumer.batch.records")
+                .tag("group", "test-group")
+                .summary();
+        assertThat(batches.count()).isEqualTo(1);
+        assertThat(batches.totalAmount()).isEqualTo(4);
+        Timer latency = registry.get("orderflow.consumer.latency")
+                .tag("group", "test-group")
+                .timer();
+        assertThat(latency.count()).isEqualTo(1);
+        assertThat(latency.max(TimeUnit.MILLISECONDS)).isGreaterThanOrEqualTo(2_000);
     }
 
     @Test
