@@ -1,0 +1,150 @@
+package io.orderflow.lag;
+
+import io.orderflow.lag.LagSnapshot.GroupLag;
+import io.orderflow.lag.LagSnapshot.PartitionLag;
+import io.orderflow.lag.LagSnapshot.PartitionRate;
+import io.orderflow.lag.LagSnapshot.TopicLag;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.ToLongFunction;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * Consumer lag from successive {@link ClusterView}s: per group and partition, lag in records (end offset minus
+ * committed offset, what {@code kafka-consumer-groups --describe} prints), lag in seconds, growth, and a
+ * {@link LagStatus} over a sliding window of readings; per partition, the produce rate.
+ *
+ * <p><b>Lag in seconds</b> is the age of the group's oldest unconsumed record: the reading's time minus the timestamp
+ * of the first record at or after the committed offset ({@link RecordTimestamps}). Its error: the record's timestamp
+ * is the producer's clock ({@code CreateTime}), so clock skew between the producer's machine and the monitor's adds to
+ * it (none on one machine); and the committed offset trails what the group has processed by up to its commit
+ * interval, so the figure is how far behind the group's commits are, which is what a restart would replay.
+ *
+ * <p>Thread-safety: {@link #update} from one thread at a time (the poller); it returns an immutable snapshot.
+ */
+public final class LagMonitor {
+
+    private final Duration window;
+    private final Map<String, Deque<LagStatus.Reading>> readings = new HashMap<>();
+    private final Map<TopicPartition, Deque<long[]>> endOffsets = new HashMap<>();
+
+    public LagMonitor(Duration window) {
+        this.window = window;
+    }
+
+    /**
+     * Takes in a new reading and the record timestamps at the lagging groups' committed offsets (partition -> offset
+     * -> timestamp; see {@link #wantedTimestamps}); returns the snapshot.
+     */
+    public LagSnapshot update(ClusterView view, Map<TopicPartition, Map<Long, Long>> timestamps) {
+        long now = view.atMillis();
+        long from = now - window.toMillis();
+        Map<TopicPartition, Long> ends = new HashMap<>();
+        Map<String, List<PartitionRate>> byTopic = new LinkedHashMap<>();
+        for (ClusterView.PartitionOffsets offsets : view.partitions()) {
+            TopicPartition partition = offsets.topicPartition();
+            ends.put(partition, offsets.endOffset());
+            Deque<long[]> history = endOffsets.computeIfAbsent(partition, p -> new ArrayDeque<>());
+            history.addLast(new long[] {now, offsets.endOffset()});
+            prune(history, from, h -> h[0]);
+            long[] first = history.getFirst();
+            double seconds = (now - first[0]) / 1000.0;
+            double rate = seconds <= 0 ? 0 : (offsets.endOffset() - first[1]) / seconds;
+            byTopic.computeIfAbsent(offsets.topic(), t -> new ArrayList<>())
+                    .add(new PartitionRate(offsets.partition(), offsets.startOffset(), offsets.endOffset(), rate));
+        }
+        endOffsets.keySet().retainAll(ends.keySet());
+        List<TopicLag> topics = new ArrayList<>();
+        byTopic.forEach((topic, partitions) -> topics.add(new TopicLag(topic, List.copyOf(partitions))));
+
+        List<GroupLag> groups = new ArrayList<>();
+        List<String> seen = new ArrayList<>();
+        for (ClusterView.Group group : view.groups()) {
+            List<PartitionLag> partitions = new ArrayList<>();
+            LagStatus worst = LagStatus.OK;
+            long total = 0;
+            double oldest = 0;
+            List<TopicPartition> committed = new ArrayList<>(group.committed().keySet());
+            committed.sort((a, b) -> a.topic().equals(b.topic())
+                    ? Integer.compare(a.partition(), b.partition())
+                    : a.topic().compareTo(b.topic()));
+            for (TopicPartition partition : committed) {
+                Long end = ends.get(partition);
+                if (end == null) {
+                    continue; // a deleted topic's offsets
+                }
+                long offset = group.committed().get(partition);
+                long lag = Math.max(0, end - offset);
+                String key = group.group() + "\u0000" + partition;
+                seen.add(key);
+                Deque<LagStatus.Reading> history = readings.computeIfAbsent(key, k -> new ArrayDeque<>());
+                history.addLast(new LagStatus.Reading(now, offset, lag));
+                prune(history, from, LagStatus.Reading::atMillis);
+                List<LagStatus.Reading> window = List.copyOf(history);
+                LagStatus status = LagStatus.of(
+                        window, this.window.toMillis(), !group.members().isEmpty());
+                double seconds = lag == 0 ? 0 : seconds(timestamps, partition, offset, now);
+                partitions.add(new PartitionLag(
+                        partition.topic(),
+                        partition.partition(),
+                        offset,
+                        end,
+                        lag,
+                        seconds,
+                        LagStatus.growthPerSecond(window),
+                        status));
+                worst = worst.worst(status);
+                total += lag;
+                oldest = Math.max(oldest, seconds);
+            }
+            groups.add(new GroupLag(
+                    group.group(), group.state(), group.members(), worst, total, oldest, List.copyOf(partitions)));
+        }
+        readings.keySet().retainAll(seen);
+        return new LagSnapshot(now, window.toSeconds(), view.brokers(), List.copyOf(topics), List.copyOf(groups));
+    }
+
+    /** The offsets whose record timestamps {@link #update} needs for {@code view}: each lagging committed offset. */
+    public static Map<TopicPartition, List<Long>> wantedTimestamps(ClusterView view) {
+        Map<TopicPartition, Long> ends = new HashMap<>();
+        view.partitions().forEach(p -> ends.put(p.topicPartition(), p.endOffset()));
+        Map<TopicPartition, List<Long>> wanted = new HashMap<>();
+        for (ClusterView.Group group : view.groups()) {
+            group.committed().forEach((partition, offset) -> {
+                Long end = ends.get(partition);
+                if (end != null && end > offset) {
+                    List<Long> offsets = wanted.computeIfAbsent(partition, p -> new ArrayList<>());
+                    if (!offsets.contains(offset)) {
+                        offsets.add(offset);
+                    }
+                }
+            });
+        }
+        return wanted;
+    }
+
+    private static double seconds(
+            Map<TopicPartition, Map<Long, Long>> timestamps, TopicPartition partition, long offset, long now) {
+        Long timestamp = timestamps.getOrDefault(partition, Map.of()).get(offset);
+        return timestamp == null ? -1 : Math.max(0, now - timestamp) / 1000.0;
+    }
+
+    /** Drops readings older than {@code from}, except the newest of them: the window then spans its full length. */
+    private static <T> void prune(Deque<T> history, long from, ToLongFunction<T> at) {
+        while (history.size() > 1) {
+            Iterator<T> oldest = history.iterator();
+            oldest.next();
+            if (at.applyAsLong(oldest.next()) > from) {
+                return;
+            }
+            history.removeFirst();
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package io.orderflow.lag;
+
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * Reads the cluster every {@code interval} on a thread of its own, from start-up to shutdown, and keeps the latest
+ * {@link LagSnapshot} for the HTTP API and the metrics. A reading that fails (the cluster away) is logged and tried
+ * again at the next interval; the last good snapshot stays, with its time. Thread-safe.
+ */
+@Singleton
+public class LagPoller implements Runnable {
+
+    private static final Logger LOG = Logger.getLogger(LagPoller.class);
+
+    private final String bootstrapServers;
+    private final LagMonitorConfig config;
+    private final LagMetrics metrics;
+    private final AtomicReference<LagSnapshot> latest = new AtomicReference<>();
+    private volatile String lastFailure;
+    private volatile boolean stopping;
+    private Thread thread;
+
+    LagPoller(
+            @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers,
+            LagMonitorConfig config,
+            LagMetrics metrics) {
+        this.bootstrapServers = bootstrapServers;
+        this.config = config;
+        this.metrics = metrics;
+    }
+
+    void start(@Observes StartupEvent event) {
+        thread = Thread.ofPlatform().name("lag-poller").start(this);
+    }
+
+    void stop(@Observes ShutdownEvent event) throws InterruptedException {
+        stopping = true;
+        if (thread != null) {
+            thread.interrupt();
+            thread.join(config.timeout().toMillis());
+        }
+    }
+
+    /** The latest snapshot, if a reading succeeded yet. */
+    public Optional<LagSnapshot> latest() {
+        return Optional.ofNullable(latest.get());
+    }
+
+    /** Why the last reading failed, or null if it did not. */
+    public String lastFailure() {
+        return lastFailure;
+    }
+
+    @Override
+    public void run() {
+        LagMonitor monitor = new LagMonitor(config.window());
+        try (Admin admin = Admin.create(Map.of(
+                        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrapServers,
+                        AdminClientConfig.CLIENT_ID_CONFIG,
+                        "orderflow-lag-monitor"));
+                RecordTimestamps timestamps = new RecordTimestamps(bootstrapServers, config.timeout())) {
+            ClusterReader reader = new ClusterReader(admin, Clock.systemUTC(), config.timeout());
+            while (!stopping) {
+                long started = System.nanoTime();
+                try {
+                    ClusterView view = reader.read();
+                    LagSnapshot snapshot = monitor.update(view, timestamps.at(LagMonitor.wantedTimestamps(view)));
+                    latest.set(snapshot);
+                    metrics.publish(snapshot);
+                    lastFailure = null;
+                } catch (InterruptedException e) {
+                    return;
+                } catch (Exception e) {
+                    if (lastFailure == null) {
+                        LOG.warnf("reading the cluster at %s failed: %s", bootstrapServers, e);
+                    }
+                    lastFailure = e.toString();
+                }
+                long waitMillis = config.interval().toMillis() - (System.nanoTime() - started) / 1_000_000;
+                if (waitMillis > 0) {
+                    Thread.sleep(waitMillis); // the reading interval
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
