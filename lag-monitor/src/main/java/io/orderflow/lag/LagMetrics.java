@@ -26,16 +26,14 @@ public class LagMetrics {
 
     private final MeterRegistry registry;
     private final Map<String, MultiGauge> gauges = new HashMap<>();
-    private volatile int brokers;
 
     LagMetrics(MeterRegistry registry) {
         this.registry = registry;
-        registry.gauge("kafka.brokers", Tags.empty(), this, m -> m.brokers);
     }
 
     synchronized void publish(LagSnapshot snapshot) {
-        brokers = snapshot.brokers();
         Map<String, List<MultiGauge.Row<?>>> rows = new HashMap<>();
+        add(rows, "kafka.brokers", Tags.empty(), snapshot.brokers());
         for (LagSnapshot.TopicLag topic : snapshot.topics()) {
             add(
                     rows,

@@ -20,6 +20,10 @@ public interface LagMonitorConfig {
     @WithDefault("60s")
     Duration window();
 
+    /** How far back {@code GET /lag/history} (the dashboard's charts) reaches. */
+    @WithDefault("10m")
+    Duration history();
+
     /** How long one reading may take before it is abandoned and tried again at the next interval. */
     @WithDefault("10s")
     Duration timeout();

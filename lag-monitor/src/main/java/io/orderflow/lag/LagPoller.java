@@ -5,6 +5,9 @@ import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 import java.time.Clock;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -27,6 +30,7 @@ public class LagPoller implements Runnable {
     private final LagMonitorConfig config;
     private final LagMetrics metrics;
     private final AtomicReference<LagSnapshot> latest = new AtomicReference<>();
+    private final Deque<LagHistory.Point> history = new ArrayDeque<>(); // guarded by itself
     private volatile String lastFailure;
     private volatile boolean stopping;
     private Thread thread;
@@ -57,6 +61,23 @@ public class LagPoller implements Runnable {
         return Optional.ofNullable(latest.get());
     }
 
+    /** The lag of every group at each reading of the last {@code history}, oldest first. */
+    public List<LagHistory.Point> history() {
+        synchronized (history) {
+            return List.copyOf(history);
+        }
+    }
+
+    private void remember(LagSnapshot snapshot) {
+        LagHistory.Point point = LagHistory.Point.of(snapshot);
+        synchronized (history) {
+            history.addLast(point);
+            while (history.getFirst().at() < point.at() - config.history().toMillis()) {
+                history.removeFirst();
+            }
+        }
+    }
+
     /** Why the last reading failed, or null if it did not. */
     public String lastFailure() {
         return lastFailure;
@@ -78,6 +99,7 @@ public class LagPoller implements Runnable {
                     ClusterView view = reader.read();
                     LagSnapshot snapshot = monitor.update(view, timestamps.at(LagMonitor.wantedTimestamps(view)));
                     latest.set(snapshot);
+                    remember(snapshot);
                     metrics.publish(snapshot);
                     lastFailure = null;
                 } catch (InterruptedException e) {

@@ -5,8 +5,12 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.util.List;
 
-/** {@code GET /lag}: the latest {@link LagSnapshot} as JSON; 503 as a problem until the first reading succeeds. */
+/**
+ * {@code GET /lag}: the latest {@link LagSnapshot} as JSON; 503 as a problem until the first reading succeeds.
+ * {@code GET /lag/history}: every group's lag at each reading of the last {@code history}, for charts.
+ */
 @Path("/lag")
 public class LagResource {
 
@@ -31,6 +35,13 @@ public class LagResource {
                                         ? "the first reading has not finished"
                                         : poller.lastFailure()))
                         .build());
+    }
+
+    @GET
+    @Path("/history")
+    @Produces(MediaType.APPLICATION_JSON)
+    public List<LagHistory.Point> history() {
+        return poller.history();
     }
 
     /** RFC 9457 problem details. */
