@@ -28,13 +28,13 @@ public record LaunchOptions(
     public static final int DEFAULT_ORDER_SERVICE_PORT = 8080;
     public static final int DEFAULT_RELAY_PORT = 8081;
     /**
-     * inventory-service, notification-service, analytics-service and inventory's outbox-relay take this port and the
-     * three after it, in that order.
+     * inventory-service, notification-service, analytics-service, inventory's outbox-relay and the lag monitor take
+     * this port and the four after it, in that order.
      */
     public static final int DEFAULT_CONSUMER_PORTS_FROM = 8082;
 
     /** How many ports {@link #consumerPortsFrom} starts. */
-    static final int CONSUMER_PORTS = 4;
+    static final int CONSUMER_PORTS = 5;
     /** Where the services' modules are (each at {@code <name>/target/quarkus-app}): the repository's root. */
     public static final Path DEFAULT_SERVICES_HOME = Path.of(".");
 
@@ -85,8 +85,9 @@ public record LaunchOptions(
                                     HTTP port of order-service (default: 8080)
               --relay-port PORT     HTTP port of outbox-relay's health and metrics (default: 8081)
               --consumer-ports-from PORT
-                                    HTTP ports of inventory-service, notification-service, analytics-service and
-                                    inventory's outbox-relay: PORT and the three after it (default: 8082)
+                                    HTTP ports of inventory-service, notification-service, analytics-service,
+                                    inventory's outbox-relay and the lag monitor (its dashboard): PORT and the
+                                    four after it (default: 8082)
               --no-services         start only the broker and PostgreSQL
               --help                print this text
 

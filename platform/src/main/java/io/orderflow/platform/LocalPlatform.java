@@ -110,7 +110,7 @@ public final class LocalPlatform implements AutoCloseable {
 
     /**
      * order-service and its outbox-relay, then inventory-service and the outbox-relay of its outcomes, then
-     * notification-service and analytics-service, each as its own process; the {@code orders} and {@code inventory}
+     * notification-service and analytics-service, then the lag monitor, each as its own process; the {@code orders} and {@code inventory}
      * topics are created first so that they get {@link #ORDERS_PARTITIONS} partitions rather than an auto-created
      * single one. If one fails to start, the ones started are stopped.
      */
@@ -146,6 +146,9 @@ public final class LocalPlatform implements AutoCloseable {
                     .start());
             started.add(service(options, "analytics-service", "analytics-service", options.consumerPort(2), logs)
                     .properties(database(databases, "analytics-service").quarkusDatasource())
+                    .property("kafka.bootstrap.servers", bootstrapServers)
+                    .start());
+            started.add(service(options, "lag-monitor", "lag-monitor", options.consumerPort(4), logs)
                     .property("kafka.bootstrap.servers", bootstrapServers)
                     .start());
             return List.copyOf(started);

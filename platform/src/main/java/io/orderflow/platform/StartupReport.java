@@ -63,6 +63,12 @@ final class StartupReport {
                         .append(port)
                         .append("  (GreenMail in this JVM; notification-service's mails, kept in memory: GET")
                         .append(" /notifications?orderId=... shows what was sent)\n"));
+        platform.services().stream()
+                .filter(service -> service.name().equals("lag-monitor"))
+                .findFirst()
+                .ifPresent(monitor -> report.append("  dashboard      ")
+                        .append(monitor.baseUri())
+                        .append("/  (consumer lag per group and partition, live; JSON at /lag)\n"));
         report.append("  try: curl -i -X POST localhost:")
                 .append(platform.services().getFirst().baseUri().getPort())
                 .append("/orders -H 'Content-Type: application/json' -d '{\"customerId\":\"c-1\",\"currency\":\"EUR\","

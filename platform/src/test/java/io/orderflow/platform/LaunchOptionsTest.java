@@ -76,7 +76,7 @@ class LaunchOptionsTest {
                 .hasMessageContaining("--relay-port");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> LaunchOptions.parse("--order-service-port", "8084"))
                 .isInstanceOf(InvalidArgumentsException.class)
-                .hasMessageContaining("--consumer-ports-from (8082 to 8085)");
+                .hasMessageContaining("--consumer-ports-from (8082 to 8086)");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> LaunchOptions.parse("--consumer-ports-from", "9090"))
                 .isInstanceOf(InvalidArgumentsException.class)
                 .hasMessageContaining("--consumer-ports-from");

@@ -3,6 +3,7 @@ package io.orderflow.platform;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.orderflow.contracts.EventCatalog;
 import io.orderflow.contracts.EventCodec;
@@ -131,7 +132,30 @@ class PlatformEndToEndTest {
                         .asText())
                 .startsWith(customer + "@");
         assertThat(readInventoryOutcome(id)).isEqualTo("InventoryReserved");
+        // The lag monitor sees the three groups on the orders topic, each caught up once its commit lands.
+        await().atMost(WITHIN).until(() -> {
+            JsonNode groups = JSON.readTree(service("lag-monitor").get("/lag")).get("groups");
+            return groups != null
+                    && List.of("inventory-service", "notification-service", "analytics-service").stream()
+                            .allMatch(group -> caughtUpOnOrders(groups, group));
+        });
         assertThat(platform.services()).allMatch(ServiceProcess::isAlive);
+    }
+
+    private static boolean caughtUpOnOrders(JsonNode groups, String group) {
+        for (JsonNode node : groups) {
+            if (node.get("group").asText().equals(group)) {
+                for (JsonNode partition : node.get("partitions")) {
+                    if (partition.get("topic").asText().equals("orders")
+                            && partition.get("lag").asLong() != 0) {
+                        return false;
+                    }
+                }
+                return node.get("partitions").size() > 0
+                        && node.get("status").asText().equals("OK");
+            }
+        }
+        return false;
     }
 
     private static ServiceProcess service(String name) {
