@@ -1,5 +1,6 @@
 package io.orderflow.lag;
 
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
@@ -29,6 +30,16 @@ public class LagMetrics {
 
     LagMetrics(MeterRegistry registry) {
         this.registry = registry;
+        // Meters of an earlier application in the same JVM (Quarkus's tests restart it) would be found by their ids
+        // and kept, holding that application's values: start from none of them.
+        for (Meter meter : List.copyOf(registry.getMeters())) {
+            String name = meter.getId().getName();
+            if (name.startsWith("kafka.")
+                    || name.startsWith("orderflow.consumergroup.")
+                    || name.startsWith("orderflow.topic.")) {
+                registry.remove(meter);
+            }
+        }
     }
 
     synchronized void publish(LagSnapshot snapshot) {

@@ -16,6 +16,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,6 +37,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -140,6 +142,130 @@ class PlatformEndToEndTest {
                             .allMatch(group -> caughtUpOnOrders(groups, group));
         });
         assertThat(platform.services()).allMatch(ServiceProcess::isAlive);
+    }
+
+    /**
+     * A real Prometheus (Debian's, which {@code .ci/run} installs) with {@code ops/prometheus}'s configuration, its
+     * targets pointed at this platform's ports: it scrapes every part, every alert rule and every Grafana panel's query
+     * ({@code ops/grafana/dashboards}) evaluates, and every metric they name is exported by some part.
+     */
+    @Test
+    void prometheusScrapesEveryPartAndEveryMetricTheAlertRulesAndDashboardsNameIsExported(@TempDir Path prometheusDir)
+            throws Exception {
+        Path prometheus = Path.of("/usr/bin/prometheus");
+        Assumptions.assumeTrue(
+                Files.isExecutable(prometheus),
+                "Prometheus is not installed (Debian's prometheus; .ci/run installs it)");
+        // Lag in seconds is exported for partitions a group has committed: an order makes every group commit.
+        String body = "{\"customerId\":\"c-prometheus\",\"currency\":\"EUR\","
+                + "\"items\":[{\"sku\":\"sku-9\",\"quantity\":1,\"unitPrice\":\"1.00\"}]}";
+        assertThat(post(orders, body, null).statusCode()).isEqualTo(201);
+        await().atMost(WITHIN).until(() -> {
+            JsonNode groups = JSON.readTree(service("lag-monitor").get("/lag")).get("groups");
+            return groups != null
+                    && List.of("inventory-service", "notification-service", "analytics-service").stream()
+                            .allMatch(group -> caughtUpOnOrders(groups, group));
+        });
+
+        Path rules = Path.of("..", "ops", "prometheus");
+        Files.copy(rules.resolve("alerts.yml"), prometheusDir.resolve("alerts.yml"));
+        List<ServiceProcess> services = platform.services();
+        Map<String, Integer> ports = new LinkedHashMap<>();
+        ports.put("localhost:9404", platform.metricsUri().getPort());
+        String[] defaults = {"8080", "8081", "8082", "8085", "8083", "8084", "8086"};
+        for (int i = 0; i < defaults.length; i++) {
+            ports.put("localhost:" + defaults[i], services.get(i).baseUri().getPort());
+        }
+        String config = Files.readString(rules.resolve("prometheus.yml"));
+        for (Map.Entry<String, Integer> port : ports.entrySet()) {
+            config = config.replace("\"" + port.getKey() + "\"", "\"127.0.0.1:" + port.getValue() + "\"");
+        }
+        Files.writeString(prometheusDir.resolve("prometheus.yml"), config);
+        int port;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        Process server = new ProcessBuilder(
+                        prometheus.toString(),
+                        "--config.file=" + prometheusDir.resolve("prometheus.yml"),
+                        "--storage.tsdb.path=" + prometheusDir.resolve("data"),
+                        "--web.listen-address=127.0.0.1:" + port)
+                .redirectErrorStream(true)
+                .redirectOutput(prometheusDir.resolve("prometheus.log").toFile())
+                .start();
+        try {
+            URI api = URI.create("http://127.0.0.1:" + port);
+            await().atMost(WITHIN).ignoreExceptions().until(() -> {
+                JsonNode targets = JSON.readTree(get(api.resolve("/api/v1/targets")))
+                        .path("data")
+                        .path("activeTargets");
+                if (targets.size() != ports.size()) {
+                    return false;
+                }
+                for (JsonNode target : targets) {
+                    if (!target.path("health").asText().equals("up")) {
+                        return false;
+                    }
+                }
+                return true;
+            });
+            Set<String> named = new java.util.TreeSet<>();
+            await().atMost(WITHIN).ignoreExceptions().until(() -> {
+                JsonNode groups = JSON.readTree(get(api.resolve("/api/v1/rules")))
+                        .path("data")
+                        .path("groups");
+                named.clear();
+                for (JsonNode group : groups) {
+                    for (JsonNode rule : group.path("rules")) {
+                        if (!rule.path("health").asText().equals("ok")) {
+                            return false;
+                        }
+                        named.addAll(PromqlMetricNames.of(rule.path("query").asText()));
+                    }
+                }
+                return !named.isEmpty();
+            });
+            // Every Grafana panel's query evaluates, and its metrics count with the rules'.
+            List<String> failedQueries = new ArrayList<>();
+            try (var dashboards = Files.list(Path.of("..", "ops", "grafana", "dashboards"))) {
+                for (Path dashboard : dashboards.toList()) {
+                    for (JsonNode panel : JSON.readTree(dashboard.toFile()).path("panels")) {
+                        for (JsonNode target : panel.path("targets")) {
+                            String expr = target.path("expr").asText();
+                            named.addAll(PromqlMetricNames.of(expr));
+                            String query = java.net.URLEncoder.encode(expr, StandardCharsets.UTF_8);
+                            JsonNode answer = JSON.readTree(get(api.resolve("/api/v1/query?query=" + query)));
+                            if (!answer.path("status").asText().equals("success")) {
+                                failedQueries.add(panel.path("title").asText() + ": " + answer);
+                            }
+                        }
+                    }
+                }
+            }
+            assertThat(failedQueries).as("dashboard queries Prometheus refuses").isEmpty();
+            List<String> missing = new ArrayList<>();
+            for (String metric : named) {
+                String match = java.net.URLEncoder.encode("{__name__=\"" + metric + "\"}", StandardCharsets.UTF_8);
+                JsonNode series = JSON.readTree(get(api.resolve("/api/v1/series?match%5B%5D=" + match)))
+                        .path("data");
+                if (series.isEmpty()) {
+                    missing.add(metric);
+                }
+            }
+            assertThat(named).contains("orderflow_consumergroup_status", "outbox_relay_oldest_pending_age_seconds");
+            assertThat(named).contains("http_server_requests_seconds_count", "orderflow_consumer_latency_seconds");
+            assertThat(missing)
+                    .as("metrics the alert rules and dashboards name that nothing exports")
+                    .isEmpty();
+        } finally {
+            server.destroy();
+            server.waitFor();
+        }
+    }
+
+    private String get(URI uri) throws Exception {
+        return http.send(HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofString())
+                .body();
     }
 
     private static boolean caughtUpOnOrders(JsonNode groups, String group) {
