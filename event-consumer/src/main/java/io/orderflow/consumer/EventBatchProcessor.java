@@ -112,16 +112,25 @@ public final class EventBatchProcessor implements AutoCloseable {
                     failed.getKey(),
                     failed.getValue().cause(),
                     failed.getValue().retryable());
-            if (routed.topic().equals(routing.topics().deadLetterTopic())) {
-                deadLettered++;
-                LOG.warnf(
-                        "dead-lettering %s-%d@%d: %s",
-                        failed.getKey().topic(),
-                        failed.getKey().partition(),
-                        failed.getKey().offset(),
-                        failed.getValue().cause().getMessage());
-            } else {
-                retried++;
+            try (RecordLogContext context = RecordLogContext.of(failed.getKey())) {
+                if (routed.topic().equals(routing.topics().deadLetterTopic())) {
+                    deadLettered++;
+                    LOG.warnf(
+                            "dead-lettering %s-%d@%d: %s",
+                            failed.getKey().topic(),
+                            failed.getKey().partition(),
+                            failed.getKey().offset(),
+                            failed.getValue().cause().getMessage());
+                } else {
+                    retried++;
+                    LOG.infof(
+                            "retrying %s-%d@%d through %s: %s",
+                            failed.getKey().topic(),
+                            failed.getKey().partition(),
+                            failed.getKey().offset(),
+                            routed.topic(),
+                            failed.getValue().cause().getMessage());
+                }
             }
             sends.add(producer.send(routed));
         }

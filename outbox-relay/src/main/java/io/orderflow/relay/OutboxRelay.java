@@ -1,5 +1,6 @@
 package io.orderflow.relay;
 
+import io.orderflow.contracts.TraceIds;
 import io.orderflow.outbox.OutboxRow;
 import io.orderflow.outbox.OutboxTable;
 import io.orderflow.outbox.PendingBatch;
@@ -16,6 +17,7 @@ import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.Producer;
 import org.jboss.logging.Logger;
+import org.jboss.logging.MDC;
 import org.postgresql.PGConnection;
 
 /**
@@ -213,14 +215,24 @@ public final class OutboxRelay implements Runnable, AutoCloseable {
     private void quarantine(OutboxRow row, String reason) throws SQLException {
         table.quarantine(row.id(), reason);
         metrics.quarantined();
-        LOG.errorf(
-                "outbox relay: quarantined event %s (%s %s) of order %s, outbox id %d: %s",
-                row.entry().eventId(),
-                row.entry().eventType(),
-                row.entry().eventVersion(),
-                row.entry().aggregateId(),
-                row.id(),
-                reason);
+        // The row's ids as log fields (JSON logs carry them), as the consumers log their records.
+        MDC.put("orderId", row.entry().aggregateId());
+        MDC.put("eventId", row.entry().eventId().toString());
+        TraceIds.of(row.entry().traceparent()).ifPresent(id -> MDC.put("traceId", id));
+        try {
+            LOG.errorf(
+                    "outbox relay: quarantined event %s (%s %s) of order %s, outbox id %d: %s",
+                    row.entry().eventId(),
+                    row.entry().eventType(),
+                    row.entry().eventVersion(),
+                    row.entry().aggregateId(),
+                    row.id(),
+                    reason);
+        } finally {
+            MDC.remove("orderId");
+            MDC.remove("eventId");
+            MDC.remove("traceId");
+        }
     }
 
     private void connect() throws SQLException {
