@@ -12,6 +12,7 @@ import io.orderflow.contracts.order.OrderPaid;
 import io.orderflow.contracts.order.OrderShipped;
 import io.orderflow.postgres.PostgresDatabase;
 import io.orderflow.process.ServiceProcess;
+import io.orderflow.testing.CleanSchema;
 import io.orderflow.testing.ConsumerGroupOffsets;
 import io.orderflow.testing.InProcessBroker;
 import io.orderflow.testing.PackagedService;
@@ -29,10 +30,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -118,17 +115,9 @@ class AnalyticsReplayIT {
     @Test
     void aReplayFromTheEarliestOffsetIntoEmptyTablesRebuildsTheSameWindows(
             PostgresDatabase database, @TempDir Path brokerDir) throws Exception {
-        try (Connection connection = database.connect();
-                Statement statement = connection.createStatement()) {
-            statement.execute("DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public");
-        }
+        CleanSchema.empty(database);
         try (InProcessBroker broker = InProcessBroker.start(brokerDir)) {
-            try (Admin admin =
-                    Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-                admin.createTopics(List.of(new NewTopic("orders", PARTITIONS, (short) 1)))
-                        .all()
-                        .get(30, TimeUnit.SECONDS);
-            }
+            broker.createTopic("orders", PARTITIONS);
             Map<String, Long> expected = produce(broker);
 
             String before;

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.orderflow.postgres.PostgresDatabase;
 import io.orderflow.process.ServiceProcess;
+import io.orderflow.testing.CleanSchema;
 import io.orderflow.testing.InProcessBroker;
 import io.orderflow.testing.PackagedService;
 import io.orderflow.testing.PostgresTest;
@@ -14,12 +15,6 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,17 +45,9 @@ class ServiceHealthIT {
     @Test
     void notReadyWhileTheDatabaseOrTheBrokerIsAwayAndAliveThroughout(PostgresDatabase database, @TempDir Path dir)
             throws Exception {
-        try (Connection connection = database.connect();
-                Statement statement = connection.createStatement()) {
-            statement.execute("DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public");
-        }
+        CleanSchema.empty(database);
         try (InProcessBroker broker = InProcessBroker.start(dir)) {
-            try (Admin admin =
-                    Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-                admin.createTopics(List.of(new NewTopic("orders", 3, (short) 1)))
-                        .all()
-                        .get(30, TimeUnit.SECONDS);
-            }
+            broker.createTopic("orders", 3);
             try (ServiceProcess service = PackagedService.builder(
                             "analytics-service", database, broker.bootstrapServers(), "analytics-health")
                     .start()) {

@@ -8,6 +8,7 @@ import io.orderflow.contracts.order.OrderCreated;
 import io.orderflow.contracts.order.OrderLine;
 import io.orderflow.postgres.PostgresDatabase;
 import io.orderflow.process.ServiceProcess;
+import io.orderflow.testing.CleanSchema;
 import io.orderflow.testing.ConsumerGroupOffsets;
 import io.orderflow.testing.InProcessBroker;
 import io.orderflow.testing.PackagedService;
@@ -25,10 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -111,17 +108,9 @@ class InventoryProcessIT {
     @Test
     void aConsumerKilledMidBatchLosesNothingAndAppliesNothingTwiceAndAReplayRepeatsNoEffect(
             PostgresDatabase database, @TempDir Path brokerDir) throws Exception {
-        try (Connection connection = database.connect();
-                Statement statement = connection.createStatement()) {
-            statement.execute("DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public");
-        }
+        CleanSchema.empty(database);
         try (InProcessBroker broker = InProcessBroker.start(brokerDir)) {
-            try (Admin admin =
-                    Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-                admin.createTopics(List.of(new NewTopic("orders", PARTITIONS, (short) 1)))
-                        .all()
-                        .get(30, TimeUnit.SECONDS);
-            }
+            broker.createTopic("orders", PARTITIONS);
             produceOrders(broker);
 
             ServiceProcess first = start(database, broker, "first");

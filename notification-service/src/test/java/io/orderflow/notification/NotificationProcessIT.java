@@ -9,6 +9,7 @@ import io.orderflow.contracts.order.OrderCreated;
 import io.orderflow.contracts.order.OrderLine;
 import io.orderflow.postgres.PostgresDatabase;
 import io.orderflow.process.ServiceProcess;
+import io.orderflow.testing.CleanSchema;
 import io.orderflow.testing.ConsumerGroupOffsets;
 import io.orderflow.testing.InProcessBroker;
 import io.orderflow.testing.OrderEventsProducer;
@@ -24,11 +25,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -83,19 +79,11 @@ class NotificationProcessIT {
     @Test
     void aServiceKilledWhileSendingLosesNoMailAndAReplaySendsNoneAgain(
             PostgresDatabase database, @TempDir Path brokerDir) throws Exception {
-        try (Connection connection = database.connect();
-                Statement statement = connection.createStatement()) {
-            statement.execute("DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public");
-        }
+        CleanSchema.empty(database);
         GreenMail smtp = new GreenMail(new ServerSetup(0, "127.0.0.1", ServerSetup.PROTOCOL_SMTP));
         smtp.start();
         try (InProcessBroker broker = InProcessBroker.start(brokerDir)) {
-            try (Admin admin =
-                    Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-                admin.createTopics(List.of(new NewTopic("orders", 3, (short) 1)))
-                        .all()
-                        .get(30, TimeUnit.SECONDS);
-            }
+            broker.createTopic("orders", 3);
             try (OrderEventsProducer producer = new OrderEventsProducer(broker.bootstrapServers())) {
                 for (int n = 0; n < ORDERS; n++) {
                     producer.send(new OrderCreated(

@@ -15,13 +15,21 @@ public final class CleanSchema {
 
     private CleanSchema() {}
 
-    /** Drops and recreates {@code database}'s public schema, then applies the migrations at {@code locations}. */
-    public static void migrate(PostgresDatabase database, String... locations) throws SQLException {
+    /**
+     * Drops and recreates {@code database}'s public schema: an empty database, for a service that migrates it itself
+     * when it starts (the packaged services of the process tests).
+     */
+    public static void empty(PostgresDatabase database) throws SQLException {
         try (Connection connection = database.connect();
                 Statement statement = connection.createStatement()) {
             statement.execute("DROP SCHEMA IF EXISTS public CASCADE");
             statement.execute("CREATE SCHEMA public");
         }
+    }
+
+    /** Drops and recreates {@code database}'s public schema, then applies the migrations at {@code locations}. */
+    public static void migrate(PostgresDatabase database, String... locations) throws SQLException {
+        empty(database);
         Flyway.configure()
                 .dataSource(database.jdbcUrl(), database.user(), database.password())
                 .locations(locations)

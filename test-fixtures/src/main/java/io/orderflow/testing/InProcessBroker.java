@@ -8,7 +8,12 @@ import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
 
 /**
  * Our log broker, running inside the test JVM and reached over TCP on a loopback port, for services' integration
@@ -71,6 +76,15 @@ public final class InProcessBroker implements AutoCloseable {
 
     public Path dataDirectory() {
         return dataDirectory;
+    }
+
+    /** Creates {@code topic} with {@code partitions} partitions through the Admin API, as an operator would. */
+    public void createTopic(String topic, int partitions) throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1)))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
+        }
     }
 
     @Override
