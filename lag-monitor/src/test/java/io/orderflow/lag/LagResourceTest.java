@@ -71,6 +71,20 @@ class LagResourceTest {
                 .isGreaterThanOrEqualTo(0);
         assertThat(lag.getList("topics.find { it.topic == 'payments' }.partitions.endOffset"))
                 .containsExactly(0, 50);
+        assertThat(lag.getLong("windowSeconds"))
+                .as("orderflow.lag-monitor.window (test profile)")
+                .isEqualTo(4);
+
+        // The history reaches back orderflow.lag-monitor.history (5 s in the test profile), one point per reading.
+        await().atMost(WITHIN).until(() -> {
+            List<Long> at = given().get("/lag/history").jsonPath().getList("at", Long.class);
+            return at.size() >= 3 && at.getLast() - at.getFirst() >= 4_000;
+        });
+        JsonPath history = given().get("/lag/history").jsonPath();
+        List<Long> at = history.getList("at", Long.class);
+        assertThat(at.getLast() - at.getFirst()).isLessThanOrEqualTo(5_000);
+        assertThat(at).isSorted();
+        assertThat(history.getInt("[-1].groups.billing.lag")).isEqualTo(30);
 
         await().atMost(WITHIN)
                 .until(
