@@ -28,10 +28,10 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -76,10 +76,16 @@ class LagDashboardTest {
         return new ChromeDriver(service, options);
     }
 
+    /**
+     * The rendered text of the group's element at {@code selector}, or "" while there is none. Read in one script
+     * call: the page re-renders every second, so an element looked up first and read after could be gone by then.
+     */
     private static String shown(WebDriver browser, String selector) {
-        List<WebElement> found =
-                browser.findElements(By.cssSelector("div.group[data-group='" + GROUP + "'] " + selector));
-        return found.isEmpty() ? "" : found.getFirst().getText().trim();
+        Object text = ((JavascriptExecutor) browser)
+                .executeScript(
+                        "const e = document.querySelector(arguments[0]); return e ? e.innerText.trim() : '';",
+                        "div.group[data-group='" + GROUP + "'] " + selector);
+        return text == null ? "" : text.toString();
     }
 
     @Test
