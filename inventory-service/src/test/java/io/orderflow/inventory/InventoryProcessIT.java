@@ -51,10 +51,6 @@ class InventoryProcessIT {
 
     private static ServiceProcess start(PostgresDatabase database, InProcessBroker broker, String name) {
         return PackagedService.builder("inventory-service", database, broker.bootstrapServers(), "inventory-" + name)
-                // The killed instance's members hold their partitions until their sessions expire (45 s by default);
-                // the shortest session the broker allows keeps the restart's wait short.
-                .property("mp.messaging.incoming.orders.session.timeout.ms", "6000")
-                .property("mp.messaging.incoming.orders-retry.session.timeout.ms", "6000")
                 .start();
     }
 

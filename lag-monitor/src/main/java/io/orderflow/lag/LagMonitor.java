@@ -9,10 +9,12 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.ToLongFunction;
 import org.apache.kafka.common.TopicPartition;
 
@@ -65,7 +67,7 @@ public final class LagMonitor {
         byTopic.forEach((topic, partitions) -> topics.add(new TopicLag(topic, List.copyOf(partitions))));
 
         List<GroupLag> groups = new ArrayList<>();
-        List<String> seen = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
         for (ClusterView.Group group : view.groups()) {
             List<PartitionLag> partitions = new ArrayList<>();
             LagStatus worst = LagStatus.OK;

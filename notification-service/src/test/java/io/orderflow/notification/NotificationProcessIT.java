@@ -49,8 +49,6 @@ class NotificationProcessIT {
                 .property("quarkus.mailer.host", "127.0.0.1")
                 .property("quarkus.mailer.port", Integer.toString(smtp.getSmtp().getPort()))
                 .property("orderflow.notification-service.send-concurrency", Integer.toString(SEND_CONCURRENCY))
-                .property("mp.messaging.incoming.orders.session.timeout.ms", "6000")
-                .property("mp.messaging.incoming.orders-retry.session.timeout.ms", "6000")
                 .start();
     }
 

@@ -7,9 +7,11 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * A module's packaged Quarkus service ({@code target/quarkus-app/quarkus-run.jar}, so only after the package phase:
+ * A module's packaged consuming service ({@code target/quarkus-app/quarkus-run.jar}, so only after the package phase:
  * {@code *IT} tests) pointed at a test's database and broker, with its log in {@code target/<logName>.log}; ready when
- * {@code /q/health/ready} answers.
+ * {@code /q/health/ready} answers. Its two channels ({@code orders}, {@code orders-retry}) use the shortest session
+ * the broker allows: a killed instance's members hold their partitions until their sessions expire (45 s by default),
+ * and the tests that kill one restart it at once.
  */
 public final class PackagedService {
 
@@ -21,6 +23,8 @@ public final class PackagedService {
                 .jvmOptions(List.of("-Xmx256m"))
                 .properties(database.quarkusDatasource())
                 .property("kafka.bootstrap.servers", bootstrapServers)
+                .property("mp.messaging.incoming.orders.session.timeout.ms", "6000")
+                .property("mp.messaging.incoming.orders-retry.session.timeout.ms", "6000")
                 .logFile(Path.of("target", logName + ".log"))
                 .readinessPath("/q/health/ready", Duration.ofSeconds(90));
     }

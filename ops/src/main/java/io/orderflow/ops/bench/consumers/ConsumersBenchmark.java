@@ -9,6 +9,7 @@ import io.orderflow.contracts.order.OrderEvent;
 import io.orderflow.contracts.order.OrderLine;
 import io.orderflow.contracts.order.OrderPaid;
 import io.orderflow.contracts.order.OrderShipped;
+import io.orderflow.ops.bench.Directories;
 import io.orderflow.ops.bench.kafkaperf.OrderflowBrokerLauncher;
 import io.orderflow.ops.bench.kafkaperf.RunningBroker;
 import io.orderflow.postgres.EmbeddedMode;
@@ -76,7 +77,7 @@ public final class ConsumersBenchmark {
         OrderflowBrokerLauncher launcher = new OrderflowBrokerLauncher(home.resolve("log-broker/target"), List.of());
         System.out.println("broker: " + launcher.describe());
         Path brokerRun = work.resolve("broker");
-        deleteRecursively(brokerRun);
+        Directories.deleteRecursively(brokerRun);
         Files.createDirectories(brokerRun);
         try (RunningBroker broker = launcher.start(brokerRun, work.resolve("broker.log"));
                 LocalPostgres postgres = LocalPostgres.start(work.resolve("postgres"), EmbeddedMode.FRESH)) {
@@ -253,16 +254,5 @@ public final class ConsumersBenchmark {
             options.put(args[i].substring(2), args[i + 1]);
         }
         return options;
-    }
-
-    private static void deleteRecursively(Path dir) throws java.io.IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (var paths = Files.walk(dir)) {
-            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        }
     }
 }

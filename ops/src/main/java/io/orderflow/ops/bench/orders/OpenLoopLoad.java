@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -124,6 +125,27 @@ public final class OpenLoopLoad implements AutoCloseable {
      * Sends from {@code startNanos} ({@link System#nanoTime()}) for {@code warmup} plus {@code measured}, then waits
      * up to a minute for the outstanding answers. Requests due from {@code startNanos + warmup} on are measured.
      */
+    /** Sleeps until {@link System#nanoTime()} reaches {@code nanoTime}: the benchmark's points on the load's timeline. */
+    public static void sleepUntil(long nanoTime) throws InterruptedException {
+        long wait;
+        while ((wait = nanoTime - System.nanoTime()) > 0) {
+            Thread.sleep(Duration.ofNanos(wait));
+        }
+    }
+
+    /** {@link #run} on a platform thread of its own; the future completes with its result or its failure. */
+    public CompletableFuture<Result> runInBackground(long startNanos, Duration warmup, Duration measured) {
+        CompletableFuture<Result> done = new CompletableFuture<>();
+        Thread.ofPlatform().name("open-loop-load").start(() -> {
+            try {
+                done.complete(run(startNanos, warmup, measured));
+            } catch (Throwable t) {
+                done.completeExceptionally(t);
+            }
+        });
+        return done;
+    }
+
     public Result run(long startNanos, Duration warmup, Duration measured) throws InterruptedException {
         long total = (long) rate * (warmup.toSeconds() + measured.toSeconds());
         long measuredFrom = startNanos + warmup.toNanos();

@@ -230,17 +230,11 @@ public final class OrdersBenchmark {
             long measureFrom = start + options.warmup().toNanos();
             long measureTo = measureFrom + options.duration().toNanos();
             long wallOffsetMillis = System.currentTimeMillis() - System.nanoTime() / 1_000_000;
-            CompletableFuture<OpenLoopLoad.Result> loadDone = new CompletableFuture<>();
-            Thread.ofPlatform().name("open-loop-load").start(() -> {
-                try {
-                    loadDone.complete(load.run(start, options.warmup(), options.duration()));
-                } catch (Throwable t) {
-                    loadDone.completeExceptionally(t);
-                }
-            });
-            sleepUntil(measureFrom);
+            CompletableFuture<OpenLoopLoad.Result> loadDone =
+                    load.runInBackground(start, options.warmup(), options.duration());
+            OpenLoopLoad.sleepUntil(measureFrom);
             CpuTime.Reading cpuFrom = CpuTime.Reading.take(processes);
-            sleepUntil(measureTo);
+            OpenLoopLoad.sleepUntil(measureTo);
             CpuTime.Reading cpuTo = CpuTime.Reading.take(processes);
             String relayMetrics = relay.metrics();
             String ordersMetrics = orders.metrics();
@@ -472,13 +466,6 @@ public final class OrdersBenchmark {
             properties.put("quarkus.datasource.password", database.password());
         }
         return properties;
-    }
-
-    private static void sleepUntil(long nanoTime) throws InterruptedException {
-        long wait;
-        while ((wait = nanoTime - System.nanoTime()) > 0) {
-            Thread.sleep(Duration.ofNanos(wait));
-        }
     }
 
     private void delete(Path dir) {

@@ -15,7 +15,7 @@ import java.util.function.ToDoubleFunction;
  *
  * <p>Not thread-safe.
  */
-final class OrdersTable {
+public final class OrdersTable {
     static final String OURS = "orderflow log-broker";
     static final String KAFKA = "Apache Kafka 4.4.0";
 
@@ -167,7 +167,7 @@ final class OrdersTable {
     }
 
     /** Three significant figures or whole numbers with thousands separators: 0.42, 12.3, 1,999. */
-    static String format(double value) {
+    public static String format(double value) {
         if (Double.isNaN(value)) {
             return "n/a";
         }

@@ -1,35 +1,35 @@
 package io.orderflow.ops.bench.platform;
 
+import io.orderflow.lag.ClusterReader;
+import io.orderflow.lag.ClusterView;
+import io.orderflow.lag.LagMonitor;
+import io.orderflow.lag.LagSnapshot;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.ConsumerGroupDescription;
-import org.apache.kafka.clients.admin.ListOffsetsResult;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.GroupState;
-import org.apache.kafka.common.TopicPartition;
 
 /**
- * Consumer groups' lag on one topic, read once a second over the Kafka protocol as an operator's tool reads it: the
- * topic's end offsets (ListOffsets, latest) and each group's committed offsets (OffsetFetch); a group's lag is the sum
- * over partitions of end minus committed (minus zero where nothing is committed yet). Committed offsets trail what a
- * group has processed by up to its commit interval, so the readings are an upper bound of the backlog.
+ * Consumer groups' lag on one topic, read once a second with the lag monitor's own reader ({@link ClusterReader},
+ * {@link LagMonitor}): per group, the sum over the topic's partitions of end offset minus committed offset. Committed
+ * offsets trail what a group has processed by up to its commit interval, so the readings are an upper bound of the
+ * backlog.
  *
  * <p>Runs on its own thread with its own Admin client; {@link #samples} and {@link #close} from any thread.
  */
 final class GroupLagSampler implements AutoCloseable {
-    private static final long TIMEOUT_SECONDS = 10;
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     /** One reading: wall-clock millis and each group's lag in records. */
     record Sample(long atMillis, Map<String, Long> lag) {}
 
     private final Admin admin;
+    private final ClusterReader reader;
+    private final LagMonitor monitor = new LagMonitor(Duration.ofMinutes(1));
     private final String topic;
     private final List<String> groups;
     private final List<Sample> samples = new ArrayList<>(); // guarded by this
@@ -39,6 +39,7 @@ final class GroupLagSampler implements AutoCloseable {
 
     private GroupLagSampler(String bootstrapServers, String topic, List<String> groups) {
         this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers));
+        this.reader = new ClusterReader(admin, Clock.systemUTC(), TIMEOUT);
         this.topic = topic;
         this.groups = List.copyOf(groups);
         this.thread = Thread.ofPlatform().name("group-lag-sampler").daemon().unstarted(this::loop);
@@ -54,58 +55,38 @@ final class GroupLagSampler implements AutoCloseable {
     void awaitStable(long timeoutMillis) throws Exception {
         long deadline = System.currentTimeMillis() + timeoutMillis;
         while (true) {
-            Map<String, ConsumerGroupDescription> described =
-                    admin.describeConsumerGroups(groups).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            List<String> unstable = described.values().stream()
+            List<String> stable = reader.read().groups().stream()
                     .filter(g ->
-                            g.groupState() != GroupState.STABLE || g.members().isEmpty())
-                    .map(g -> g.groupId() + " " + g.groupState())
+                            g.state().equalsIgnoreCase("Stable") && !g.members().isEmpty())
+                    .map(ClusterView.Group::group)
                     .toList();
-            if (unstable.isEmpty()) {
+            if (stable.containsAll(groups)) {
                 return;
             }
             if (System.currentTimeMillis() > deadline) {
-                throw new IllegalStateException("consumer groups not stable: " + unstable);
+                throw new IllegalStateException("consumer groups not stable: stable are " + stable + " of " + groups);
             }
             Thread.sleep(200); // polling the group coordinator for the groups' state
         }
-    }
-
-    /** The lag of every group now. */
-    Map<String, Long> read() throws Exception {
-        List<TopicPartition> partitions = admin
-                .describeTopics(List.of(topic))
-                .allTopicNames()
-                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
-                .get(topic)
-                .partitions()
-                .stream()
-                .map(p -> new TopicPartition(topic, p.partition()))
-                .toList();
-        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = admin.listOffsets(
-                        partitions.stream().collect(Collectors.toMap(p -> p, p -> OffsetSpec.latest())))
-                .all()
-                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        Map<String, Long> lag = new LinkedHashMap<>();
-        for (String group : groups) {
-            Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
-                    .partitionsToOffsetAndMetadata()
-                    .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            long total = 0;
-            for (TopicPartition partition : partitions) {
-                OffsetAndMetadata offset = committed.get(partition);
-                total += Math.max(0, ends.get(partition).offset() - (offset == null ? 0 : offset.offset()));
-            }
-            lag.put(group, total);
-        }
-        return lag;
     }
 
     private void loop() {
         while (!stopped) {
             long at = System.currentTimeMillis();
             try {
-                Map<String, Long> lag = read();
+                LagSnapshot snapshot = monitor.update(reader.read(), Map.of());
+                Map<String, Long> lag = new LinkedHashMap<>();
+                groups.forEach(group -> lag.put(group, 0L));
+                for (LagSnapshot.GroupLag group : snapshot.groups()) {
+                    if (lag.containsKey(group.group())) {
+                        lag.put(
+                                group.group(),
+                                group.partitions().stream()
+                                        .filter(p -> p.topic().equals(topic))
+                                        .mapToLong(LagSnapshot.PartitionLag::lag)
+                                        .sum());
+                    }
+                }
                 synchronized (this) {
                     samples.add(new Sample(at, lag));
                 }
@@ -137,7 +118,7 @@ final class GroupLagSampler implements AutoCloseable {
     public void close() throws InterruptedException {
         stopped = true;
         thread.interrupt();
-        thread.join(TimeUnit.SECONDS.toMillis(TIMEOUT_SECONDS));
+        thread.join(TIMEOUT.toMillis());
         admin.close();
     }
 }

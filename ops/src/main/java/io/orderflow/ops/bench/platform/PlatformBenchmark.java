@@ -2,6 +2,7 @@ package io.orderflow.ops.bench.platform;
 
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetup;
+import io.orderflow.ops.bench.Directories;
 import io.orderflow.ops.bench.kafkaperf.OrderflowBrokerLauncher;
 import io.orderflow.ops.bench.kafkaperf.RunningBroker;
 import io.orderflow.ops.bench.orders.BenchPostgres;
@@ -150,7 +151,7 @@ public final class PlatformBenchmark {
         System.out.printf("%nrun %d/%d (load average %s)%n", run, runs, Machine.loadAverage());
         Path logs = work.resolve("logs");
         Path brokerDir = work.resolve("data").resolve(label);
-        deleteRecursively(brokerDir);
+        Directories.deleteRecursively(brokerDir);
         Map<String, PostgresDatabase> databases = new LinkedHashMap<>();
         for (String service :
                 List.of("order-service", "inventory-service", "notification-service", "analytics-service")) {
@@ -181,7 +182,7 @@ public final class PlatformBenchmark {
                 }
             }
         } finally {
-            deleteRecursively(brokerDir);
+            Directories.deleteRecursively(brokerDir);
         }
     }
 
@@ -223,17 +224,10 @@ public final class PlatformBenchmark {
             long measureFrom = start + warmup.toNanos();
             long measureTo = measureFrom + duration.toNanos();
             long wallOffsetMillis = System.currentTimeMillis() - System.nanoTime() / 1_000_000;
-            CompletableFuture<OpenLoopLoad.Result> loadDone = new CompletableFuture<>();
-            Thread.ofPlatform().name("open-loop-load").start(() -> {
-                try {
-                    loadDone.complete(load.run(start, warmup, duration));
-                } catch (Throwable t) {
-                    loadDone.completeExceptionally(t);
-                }
-            });
-            sleepUntil(measureFrom);
+            CompletableFuture<OpenLoopLoad.Result> loadDone = load.runInBackground(start, warmup, duration);
+            OpenLoopLoad.sleepUntil(measureFrom);
             CpuTime.Reading cpuFrom = CpuTime.Reading.take(processes);
-            sleepUntil(measureTo);
+            OpenLoopLoad.sleepUntil(measureTo);
             CpuTime.Reading cpuTo = CpuTime.Reading.take(processes);
             OpenLoopLoad.Result loaded;
             try {
@@ -357,24 +351,6 @@ public final class PlatformBenchmark {
                 ResultSet row = statement.executeQuery(query)) {
             row.next();
             return row.getLong(1);
-        }
-    }
-
-    private static void sleepUntil(long nanoTime) throws InterruptedException {
-        long wait;
-        while ((wait = nanoTime - System.nanoTime()) > 0) {
-            Thread.sleep(Duration.ofNanos(wait));
-        }
-    }
-
-    private static void deleteRecursively(Path dir) throws java.io.IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (var paths = Files.walk(dir)) {
-            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
         }
     }
 }

@@ -1,7 +1,9 @@
 package io.orderflow.ops.bench.platform;
 
+import io.orderflow.lag.LagStatus;
 import io.orderflow.ops.bench.orders.LatencySamples;
 import io.orderflow.ops.bench.orders.OpenLoopLoad;
+import io.orderflow.ops.bench.orders.OrdersTable;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -38,28 +40,20 @@ record RunFigures(
      */
     record GroupLag(long max, double mean, double growthPerSecond, int readings) {
         static GroupLag of(List<GroupLagSampler.Sample> window, String group) {
-            int n = window.size();
-            if (n == 0) {
+            if (window.isEmpty()) {
                 return new GroupLag(-1, Double.NaN, Double.NaN, 0);
             }
-            double t0 = window.getFirst().atMillis();
-            double sumT = 0;
-            double sumL = 0;
-            double sumTT = 0;
-            double sumTL = 0;
-            long max = 0;
-            for (GroupLagSampler.Sample sample : window) {
-                double t = (sample.atMillis() - t0) / 1000.0;
-                long lag = sample.lag().get(group);
-                sumT += t;
-                sumL += lag;
-                sumTT += t * t;
-                sumTL += t * lag;
-                max = Math.max(max, lag);
-            }
-            double denominator = n * sumTT - sumT * sumT;
-            double slope = denominator == 0 ? Double.NaN : (n * sumTL - sumT * sumL) / denominator;
-            return new GroupLag(max, sumL / n, slope, n);
+            List<LagStatus.Reading> readings = window.stream()
+                    .map(s -> new LagStatus.Reading(s.atMillis(), -1, s.lag().get(group)))
+                    .toList();
+            return new GroupLag(
+                    readings.stream().mapToLong(LagStatus.Reading::lag).max().orElseThrow(),
+                    readings.stream()
+                            .mapToLong(LagStatus.Reading::lag)
+                            .average()
+                            .orElseThrow(),
+                    LagStatus.growthPerSecond(readings),
+                    readings.size());
         }
     }
 
@@ -105,8 +99,8 @@ record RunFigures(
                 loaded.failed(),
                 loaded.failures(),
                 loaded.notSent(),
-                format(httpP50),
-                format(httpP99));
+                OrdersTable.format(httpP50),
+                OrdersTable.format(httpP99));
         lag.forEach((group, l) -> out.printf(
                 Locale.ROOT,
                 "  lag %-21s max %,d, mean %,.0f records, growth %+.1f records/s (%d readings)%n",
@@ -119,9 +113,9 @@ record RunFigures(
                 Locale.ROOT,
                 "  accepted -> processed %-21s p50 %s, p99 %s, max %s ms (%,d orders)%n",
                 name.equals("all") ? "by all three" : name,
-                format(s.percentileMillis(50)),
-                format(s.percentileMillis(99)),
-                format(s.maxMillis()),
+                OrdersTable.format(s.percentileMillis(50)),
+                OrdersTable.format(s.percentileMillis(99)),
+                OrdersTable.format(s.maxMillis()),
                 s.count()));
         out.printf(
                 Locale.ROOT,
@@ -129,7 +123,7 @@ record RunFigures(
                 missing,
                 Double.isNaN(drainMillis)
                         ? "NOT within the drain period"
-                        : format(drainMillis) + " ms after the window",
+                        : OrdersTable.format(drainMillis) + " ms after the window",
                 keptUp() ? "yes" : "NO",
                 mails);
         StringBuilder cpu = new StringBuilder("  CPU in the window (cores of "
@@ -139,8 +133,8 @@ record RunFigures(
                 Locale.ROOT,
                 " %s %s / %s,",
                 name,
-                format(c),
-                format(c * seconds * 1000 / Math.max(1, loaded.accepted())))));
+                OrdersTable.format(c),
+                OrdersTable.format(c * seconds * 1000 / Math.max(1, loaded.accepted())))));
         out.println(cpu.substring(0, cpu.length() - 1));
     }
 
@@ -193,16 +187,9 @@ record RunFigures(
         out.printf(
                 "| %s | %s | %s |%n",
                 name,
-                format(median),
-                runs.stream().map(r -> format(figure.applyAsDouble(r))).toList());
-    }
-
-    static String format(double value) {
-        if (Double.isNaN(value)) {
-            return "n/a";
-        }
-        return Math.abs(value) >= 100
-                ? String.format(Locale.ROOT, "%,.0f", value)
-                : String.format(Locale.ROOT, "%.2f", value);
+                OrdersTable.format(median),
+                runs.stream()
+                        .map(r -> OrdersTable.format(figure.applyAsDouble(r)))
+                        .toList());
     }
 }
