@@ -1,6 +1,7 @@
 package io.orderflow.analytics;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
 import io.orderflow.consumer.ServiceConsumer;
 import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.common.annotation.Blocking;
@@ -27,6 +28,7 @@ public class AnalyticsConsumer {
     AnalyticsConsumer(
             DataSource dataSource,
             MeterRegistry registry,
+            OpenTelemetry openTelemetry,
             AnalyticsConfig config,
             @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers)
             throws InterruptedException, ExecutionException, TimeoutException {
@@ -37,7 +39,8 @@ public class AnalyticsConsumer {
                 config.failureTopicPartitions(),
                 dataSource,
                 new MinuteWindows(),
-                registry);
+                registry,
+                openTelemetry);
     }
 
     @Incoming("orders")

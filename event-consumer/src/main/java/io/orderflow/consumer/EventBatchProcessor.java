@@ -1,5 +1,6 @@
 package io.orderflow.consumer;
 
+import io.opentelemetry.api.trace.Span;
 import io.orderflow.contracts.EventCodec;
 import io.orderflow.contracts.EventEnvelope;
 import io.orderflow.contracts.UndecodableEventException;
@@ -44,6 +45,9 @@ import org.jboss.logging.Logger;
  * is set aside and the batch runs again without it (failures are rare, so the common path has no savepoints). A lost database (connection errors, SQLSTATE 08, 57P0x) or a transaction conflict (40001, 40P01) fails
  * no record: the batch is tried again with back-off until it commits or the processor is closed.
  *
+ * <p><b>Tracing.</b> Each record's processing is a span, and each retry or dead-letter hop a span beneath it
+ * ({@link RecordSpans}).
+ *
  * <p>Thread-safety: one batch at a time per instance (the consumer's thread); {@link #close()} from any thread.
  */
 public final class EventBatchProcessor implements AutoCloseable {
@@ -58,6 +62,7 @@ public final class EventBatchProcessor implements AutoCloseable {
     private final FailureRouting routing;
     private final Producer<String, byte[]> producer;
     private final ConsumerMetrics metrics;
+    private final RecordSpans spans;
     private final Clock clock;
     private volatile boolean closed;
 
@@ -68,6 +73,7 @@ public final class EventBatchProcessor implements AutoCloseable {
             FailureRouting routing,
             Producer<String, byte[]> producer,
             ConsumerMetrics metrics,
+            RecordSpans spans,
             Clock clock) {
         this.database = database;
         this.codec = codec;
@@ -75,6 +81,7 @@ public final class EventBatchProcessor implements AutoCloseable {
         this.routing = routing;
         this.producer = producer;
         this.metrics = metrics;
+        this.spans = spans;
         this.clock = clock;
     }
 
@@ -85,6 +92,20 @@ public final class EventBatchProcessor implements AutoCloseable {
      *     the records are delivered again
      */
     public BatchOutcome process(List<ConsumerRecord<String, byte[]>> records) throws InterruptedException {
+        Map<ConsumerRecord<String, byte[]>, Span> processing = new LinkedHashMap<>();
+        for (ConsumerRecord<String, byte[]> record : records) {
+            processing.put(record, spans.startProcessing(record));
+        }
+        try {
+            return processTraced(records, processing);
+        } finally {
+            processing.values().forEach(Span::end);
+        }
+    }
+
+    private BatchOutcome processTraced(
+            List<ConsumerRecord<String, byte[]>> records, Map<ConsumerRecord<String, byte[]>, Span> processing)
+            throws InterruptedException {
         Map<ConsumerRecord<String, byte[]>, Failure> failures = new LinkedHashMap<>();
         List<ConsumedEvent> events = new ArrayList<>();
         int ignored = 0;
@@ -112,6 +133,9 @@ public final class EventBatchProcessor implements AutoCloseable {
                     failed.getKey(),
                     failed.getValue().cause(),
                     failed.getValue().retryable());
+            Span failedSpan = processing.get(failed.getKey());
+            RecordSpans.failed(failedSpan, failed.getValue().cause());
+            Span hop = spans.startHop(failedSpan, routed);
             try (RecordLogContext context = RecordLogContext.of(failed.getKey())) {
                 if (routed.topic().equals(routing.topics().deadLetterTopic())) {
                     deadLettered++;
@@ -132,7 +156,12 @@ public final class EventBatchProcessor implements AutoCloseable {
                             failed.getValue().cause().getMessage());
                 }
             }
-            sends.add(producer.send(routed));
+            sends.add(producer.send(routed, (metadata, exception) -> {
+                if (exception != null) {
+                    RecordSpans.failed(hop, exception);
+                }
+                hop.end();
+            }));
         }
         awaitAcknowledged(sends);
         BatchOutcome outcome = new BatchOutcome(

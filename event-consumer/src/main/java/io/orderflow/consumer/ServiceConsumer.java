@@ -1,6 +1,7 @@
 package io.orderflow.consumer;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
 import io.orderflow.contracts.EventCodec;
 import java.time.Clock;
 import java.time.Duration;
@@ -39,7 +40,7 @@ public final class ServiceConsumer implements AutoCloseable {
 
     /**
      * Creates {@code group}'s failure topics if missing ({@code failureTopicPartitions} partitions each, the broker's
-     * replication factor) and the processor for {@code handler}.
+     * replication factor) and the processor for {@code handler}, whose records' spans go to {@code openTelemetry}.
      */
     public static ServiceConsumer start(
             String group,
@@ -48,7 +49,8 @@ public final class ServiceConsumer implements AutoCloseable {
             int failureTopicPartitions,
             DataSource database,
             EventHandler handler,
-            MeterRegistry registry)
+            MeterRegistry registry,
+            OpenTelemetry openTelemetry)
             throws InterruptedException, ExecutionException, TimeoutException {
         RetryTopics topics = RetryTopics.of(group, retryDelays);
         createFailureTopics(bootstrapServers, topics, failureTopicPartitions);
@@ -60,6 +62,7 @@ public final class ServiceConsumer implements AutoCloseable {
                 new FailureRouting(topics, Clock.systemUTC()),
                 producer,
                 new ConsumerMetrics(registry, group),
+                new RecordSpans(openTelemetry, group),
                 Clock.systemUTC());
         return new ServiceConsumer(processor, producer);
     }

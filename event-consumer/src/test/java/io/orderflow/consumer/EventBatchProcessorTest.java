@@ -5,8 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import io.orderflow.contracts.EventCodec;
 import io.orderflow.contracts.EventEnvelope;
+import io.orderflow.contracts.EventHeaders;
 import io.orderflow.contracts.EventVersion;
 import io.orderflow.contracts.order.OrderCancelled;
 import io.orderflow.contracts.order.OrderEvent;
@@ -76,6 +84,9 @@ class EventBatchProcessorTest {
     private KafkaProducer<String, byte[]> producer;
     private SimpleMeterRegistry registry;
     private ConsumerMetrics metrics;
+    private final InMemorySpanExporter exportedSpans = InMemorySpanExporter.create();
+    private OpenTelemetrySdk openTelemetry;
+    private RecordSpans spans;
     private EventBatchProcessor processor;
     private long nextOffset;
 
@@ -132,6 +143,12 @@ class EventBatchProcessorTest {
                 new ByteArraySerializer());
         registry = new SimpleMeterRegistry();
         metrics = new ConsumerMetrics(registry, "test-group");
+        openTelemetry = OpenTelemetrySdk.builder()
+                .setTracerProvider(SdkTracerProvider.builder()
+                        .addSpanProcessor(SimpleSpanProcessor.create(exportedSpans))
+                        .build())
+                .build();
+        spans = new RecordSpans(openTelemetry, "test-group");
         processor = processor(database.dataSource());
     }
 
@@ -143,6 +160,7 @@ class EventBatchProcessorTest {
                 new FailureRouting(TOPICS, Clock.systemUTC()),
                 producer,
                 metrics,
+                spans,
                 Clock.systemUTC());
     }
 
@@ -151,10 +169,17 @@ class EventBatchProcessorTest {
         processor.close();
         producer.close();
         broker.close();
+        openTelemetry.close();
     }
 
     private ConsumerRecord<String, byte[]> record(String orderId, byte[] value) {
         return new ConsumerRecord<>(SOURCE, 0, nextOffset++, orderId, value);
+    }
+
+    private ConsumerRecord<String, byte[]> tracedEvent(OrderEvent event, String traceparent) {
+        ConsumerRecord<String, byte[]> record = event(event);
+        record.headers().add(EventHeaders.TRACEPARENT, traceparent.getBytes(StandardCharsets.UTF_8));
+        return record;
     }
 
     private ConsumerRecord<String, byte[]> event(OrderEvent event) {
@@ -422,6 +447,65 @@ class EventBatchProcessorTest {
         assertThat(outcome.deadLettered()).isEqualTo(1);
         assertThat(header(readAll(TOPICS.deadLetterTopic(), 1).getFirst(), FailureHeaders.DEAD_LETTER_REASON))
                 .contains("told to fail");
+    }
+
+    @Test
+    void eachRecordIsProcessedInASpanOfItsTraceAndItsRetryAndDeadLetterHopsContinueThatTrace() throws Exception {
+        String trace = "4bf92f3577b34da6a3ce929d0e0e4736";
+        String relaySpan = "00f067aa0ba902b7";
+        failuresLeft.put("order-broken", 10);
+        ConsumerRecord<String, byte[]> broken =
+                tracedEvent(cancelled("order-broken"), "00-" + trace + "-" + relaySpan + "-01");
+        ConsumerRecord<String, byte[]> fine = event(cancelled("order-fine"));
+
+        processor.process(List.of(broken, fine));
+
+        SpanData processed = onlySpan("process " + SOURCE, "order-broken");
+        assertThat(processed.getKind()).isEqualTo(SpanKind.CONSUMER);
+        assertThat(processed.getTraceId()).isEqualTo(trace);
+        assertThat(processed.getParentSpanId()).isEqualTo(relaySpan);
+        assertThat(processed.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+        assertThat(processed.getAttributes().get(RecordSpans.GROUP)).isEqualTo("test-group");
+        assertThat(processed.getAttributes().get(RecordSpans.OFFSET)).isEqualTo(broken.offset());
+        assertThat(processed.getAttributes().get(RecordSpans.MESSAGE_ID)).isNull(); // no eventId header
+        SpanData untraced = onlySpan("process " + SOURCE, "order-fine");
+        assertThat(untraced.getTraceId())
+                .as("a record without trace context starts a trace")
+                .isNotEqualTo(trace);
+        assertThat(untraced.getParentSpanContext().isValid()).isFalse();
+        assertThat(untraced.getStatus().getStatusCode()).isEqualTo(StatusCode.UNSET);
+        SpanData hop = onlySpan("publish " + TOPICS.retryTopic(0), null);
+        assertThat(hop.getKind()).isEqualTo(SpanKind.PRODUCER);
+        assertThat(hop.getParentSpanId()).isEqualTo(processed.getSpanId());
+        ConsumerRecord<String, byte[]> retry = readAll(TOPICS.retryTopic(0), 1).getFirst();
+        assertThat(header(retry, EventHeaders.TRACEPARENT)).isEqualTo("00-" + trace + "-" + hop.getSpanId() + "-01");
+
+        exportedSpans.reset();
+        processor.processWhenDue(List.of(retry));
+        ConsumerRecord<String, byte[]> secondRetry =
+                readAll(TOPICS.retryTopic(1), 1).getFirst();
+        processor.processWhenDue(List.of(secondRetry));
+
+        SpanData retried = onlySpan("process " + TOPICS.retryTopic(0), "order-broken");
+        assertThat(retried.getParentSpanId()).isEqualTo(hop.getSpanId());
+        SpanData lastHop = onlySpan("publish " + TOPICS.deadLetterTopic(), null);
+        SpanData lastAttempt = onlySpan("process " + TOPICS.retryTopic(1), "order-broken");
+        assertThat(lastHop.getParentSpanId()).isEqualTo(lastAttempt.getSpanId());
+        assertThat(List.of(retried, lastAttempt, lastHop))
+                .allMatch(span -> span.getTraceId().equals(trace));
+        ConsumerRecord<String, byte[]> dead =
+                readAll(TOPICS.deadLetterTopic(), 1).getFirst();
+        assertThat(header(dead, EventHeaders.TRACEPARENT)).isEqualTo("00-" + trace + "-" + lastHop.getSpanId() + "-01");
+    }
+
+    /** The one finished span named {@code name} (and, if given, about the record keyed {@code key}). */
+    private SpanData onlySpan(String name, String key) {
+        List<SpanData> matching = exportedSpans.getFinishedSpanItems().stream()
+                .filter(span -> span.getName().equals(name))
+                .filter(span -> key == null || key.equals(span.getAttributes().get(RecordSpans.KEY)))
+                .toList();
+        assertThat(matching).as("spans named %s for %s", name, key).hasSize(1);
+        return matching.getFirst();
     }
 
     @Test

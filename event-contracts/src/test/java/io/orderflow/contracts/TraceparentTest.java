@@ -3,6 +3,11 @@ package io.orderflow.contracts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.opentelemetry.api.trace.SpanContext;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -41,5 +46,38 @@ class TraceparentTest {
     @Test
     void absentTraceContextIsAllowed() {
         assertThat(Traceparent.requireValidOrNull(null)).isNull();
+    }
+
+    @Property
+    void aValidValueBecomesARemoteSpanContextAndBackUnchanged(@ForAll("validTraceparents") String value) {
+        SpanContext context = Traceparent.toSpanContext(value);
+
+        assertThat(context.isValid()).isTrue();
+        assertThat(context.isRemote()).isTrue();
+        assertThat(value).startsWith("00-" + context.getTraceId() + "-" + context.getSpanId() + "-");
+        assertThat(Traceparent.of(context)).isEqualTo(value);
+    }
+
+    @Provide
+    Arbitrary<String> validTraceparents() {
+        return EventArbitraries.traceparents().filter(value -> value != null);
+    }
+
+    @Test
+    void theSampledFlagIsKept() {
+        assertThat(Traceparent.toSpanContext("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+                        .isSampled())
+                .isTrue();
+        assertThat(Traceparent.toSpanContext("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00")
+                        .isSampled())
+                .isFalse();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "00-00000000000000000000000000000000-00f067aa0ba902b7-01", "garbage"})
+    void anInvalidOrAbsentValueGivesNoParentAndNoContextGivesNoValue(String value) {
+        assertThat(Traceparent.toSpanContext(value).isValid()).isFalse();
+        assertThat(Traceparent.toSpanContext(null).isValid()).isFalse();
+        assertThat(Traceparent.of(SpanContext.getInvalid())).isNull();
     }
 }

@@ -1,6 +1,7 @@
 package io.orderflow.inventory;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
 import io.orderflow.consumer.ServiceConsumer;
 import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.common.annotation.Blocking;
@@ -31,6 +32,7 @@ public class InventoryConsumer {
     InventoryConsumer(
             DataSource dataSource,
             MeterRegistry registry,
+            OpenTelemetry openTelemetry,
             InventoryConfig config,
             @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers)
             throws InterruptedException, ExecutionException, TimeoutException {
@@ -41,7 +43,8 @@ public class InventoryConsumer {
                 config.failureTopicPartitions(),
                 dataSource,
                 new InventoryLedger(Clock.systemUTC()),
-                registry);
+                registry,
+                openTelemetry);
     }
 
     @Incoming("orders")

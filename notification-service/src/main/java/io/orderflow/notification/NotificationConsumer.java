@@ -1,6 +1,7 @@
 package io.orderflow.notification;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
 import io.orderflow.consumer.ServiceConsumer;
 import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.common.annotation.Blocking;
@@ -28,6 +29,7 @@ public class NotificationConsumer {
     NotificationConsumer(
             DataSource dataSource,
             MeterRegistry registry,
+            OpenTelemetry openTelemetry,
             NotificationConfig config,
             NotificationLedger ledger,
             @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers)
@@ -39,7 +41,8 @@ public class NotificationConsumer {
                 config.failureTopicPartitions(),
                 dataSource,
                 ledger,
-                registry);
+                registry,
+                openTelemetry);
     }
 
     @Incoming("orders")

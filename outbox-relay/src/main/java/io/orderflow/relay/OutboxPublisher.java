@@ -1,5 +1,6 @@
 package io.orderflow.relay;
 
+import io.opentelemetry.api.trace.Span;
 import io.orderflow.outbox.OutboxRow;
 import java.time.Clock;
 import java.time.Duration;
@@ -39,6 +40,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * can overtake it. Rows already handed to the producer may still be delivered; the next attempt sends them again,
  * which only duplicates them, in order, with their event ids.
  *
+ * <p>Each sent row is traced by a publish span ({@link PublishSpans}) whose context the record carries.
+ *
  * <p>Not thread-safe: one relay thread sends. {@link #abort()} may be called from another thread to stop waiting.
  */
 public final class OutboxPublisher implements AutoCloseable {
@@ -47,12 +50,14 @@ public final class OutboxPublisher implements AutoCloseable {
 
     private final Producer<String, byte[]> producer;
     private final OutboxRecords records;
+    private final PublishSpans spans;
     private final Clock clock;
     private volatile Instant waitingSince;
 
-    public OutboxPublisher(Producer<String, byte[]> producer, OutboxRecords records, Clock clock) {
+    public OutboxPublisher(Producer<String, byte[]> producer, OutboxRecords records, PublishSpans spans, Clock clock) {
         this.producer = producer;
         this.records = records;
+        this.spans = spans;
         this.clock = clock;
     }
 
@@ -84,6 +89,7 @@ public final class OutboxPublisher implements AutoCloseable {
         List<Future<RecordMetadata>> sent = new ArrayList<>(rows.size());
         Set<String> refusedOrders = new HashSet<>();
         Delivery[] outcome = new Delivery[rows.size()];
+        Span[] traced = new Span[rows.size()];
         int index = 0;
         for (; index < rows.size(); index++) {
             OutboxRow row = rows.get(index);
@@ -95,7 +101,9 @@ public final class OutboxPublisher implements AutoCloseable {
                 sent.add(null);
                 continue;
             }
-            Future<RecordMetadata> future = producer.send(records.toRecord(row));
+            traced[index] = spans.start(row);
+            Future<RecordMetadata> future =
+                    producer.send(records.toRecord(row, PublishSpans.traceparent(traced[index], row)));
             if (future.isDone()) {
                 Throwable failure = failure(future);
                 if (failure instanceof RetriableException) {
@@ -116,6 +124,11 @@ public final class OutboxPublisher implements AutoCloseable {
             if (outcome[i] == null) {
                 outcome[i] = await(rows.get(i), sent.get(i), stop);
                 pending |= outcome[i] instanceof Delivery.Pending;
+            }
+        }
+        for (int i = 0; i < rows.size(); i++) {
+            if (traced[i] != null) {
+                PublishSpans.end(traced[i], outcome[i]);
             }
         }
         if (!pending) {

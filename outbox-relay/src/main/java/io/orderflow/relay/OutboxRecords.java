@@ -67,14 +67,22 @@ public final class OutboxRecords {
         return Optional.empty();
     }
 
-    /** The record for a row that {@link #refusal} accepted. */
+    /** The record for a row that {@link #refusal} accepted, with the row's stored trace context. */
     public ProducerRecord<String, byte[]> toRecord(OutboxRow row) {
+        return toRecord(row, row.entry().traceparent());
+    }
+
+    /**
+     * The record for a row that {@link #refusal} accepted, carrying {@code traceparent} (the publish span's context, of
+     * the same length as the row's) or none when null.
+     */
+    public ProducerRecord<String, byte[]> toRecord(OutboxRow row, String traceparent) {
         RecordHeaders headers = new RecordHeaders();
         headers.add(EventHeaders.EVENT_ID, utf8(row.entry().eventId().toString()));
         headers.add(EventHeaders.EVENT_TYPE, utf8(row.entry().eventType()));
         headers.add(EventHeaders.EVENT_VERSION, utf8(row.entry().eventVersion()));
-        if (row.entry().traceparent() != null) {
-            headers.add(EventHeaders.TRACEPARENT, utf8(row.entry().traceparent()));
+        if (traceparent != null) {
+            headers.add(EventHeaders.TRACEPARENT, utf8(traceparent));
         }
         return new ProducerRecord<>(
                 topic, null, row.entry().aggregateId(), utf8(row.entry().payload()), headers);

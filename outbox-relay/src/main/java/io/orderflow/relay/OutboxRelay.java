@@ -1,5 +1,6 @@
 package io.orderflow.relay;
 
+import io.opentelemetry.api.OpenTelemetry;
 import io.orderflow.contracts.TraceIds;
 import io.orderflow.outbox.OutboxRow;
 import io.orderflow.outbox.OutboxTable;
@@ -58,6 +59,7 @@ public final class OutboxRelay implements Runnable, AutoCloseable {
     private final Clock clock;
     private final RelayLeadership leadership;
     private final OutboxRecords records;
+    private final PublishSpans spans;
 
     private Connection connection;
     private OutboxTable table;
@@ -74,6 +76,7 @@ public final class OutboxRelay implements Runnable, AutoCloseable {
             OutboxDatabase database,
             Supplier<Producer<String, byte[]>> producers,
             RelayMetrics metrics,
+            OpenTelemetry openTelemetry,
             Clock clock) {
         this.settings = settings;
         this.database = database;
@@ -82,6 +85,7 @@ public final class OutboxRelay implements Runnable, AutoCloseable {
         this.clock = clock;
         this.leadership = new RelayLeadership(settings.leaderLockId());
         this.records = new OutboxRecords(settings.topic(), settings.maxRecordBytes());
+        this.spans = new PublishSpans(openTelemetry, settings.topic());
     }
 
     @Override
@@ -136,7 +140,7 @@ public final class OutboxRelay implements Runnable, AutoCloseable {
             role = RelayStatus.Role.STANDBY;
             return false;
         }
-        publisher = new OutboxPublisher(producers.get(), records, clock);
+        publisher = new OutboxPublisher(producers.get(), records, spans, clock);
         role = RelayStatus.Role.LEADER;
         metrics.leader(true);
         LOG.infof("outbox relay: leading (lock %d), publishing to topic %s", leadership.lockId(), settings.topic());

@@ -3,6 +3,14 @@ package io.orderflow.relay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import io.orderflow.outbox.OutboxRow;
 import io.orderflow.outbox.OutboxTable;
 import io.orderflow.postgres.PostgresDatabase;
@@ -87,6 +95,54 @@ class OutboxRelayTest {
                     .containsEntry("eventVersion", "1.1")
                     .doesNotContainKey("traceparent");
             assertThat(first.value()).isEqualTo(payloadOf(created));
+        }
+    }
+
+    @Test
+    void eachRecordCarriesItsPublishSpanWhichContinuesTheTraceStoredWithTheRow() throws Exception {
+        harness.createTopic(1);
+        String trace = "4bf92f3577b34da6a3ce929d0e0e4736";
+        String requestSpan = "00f067aa0ba902b7";
+        UUID traced = outbox.write("order-1", 1);
+        UUID untraced = outbox.write("order-2", 1);
+        try (Connection connection = outbox.connect();
+                PreparedStatement update =
+                        connection.prepareStatement("UPDATE outbox SET traceparent = ? WHERE event_id = ?")) {
+            update.setString(1, "00-" + trace + "-" + requestSpan + "-01");
+            update.setObject(2, traced);
+            assertThat(update.executeUpdate()).isEqualTo(1);
+        }
+        InMemorySpanExporter exported = InMemorySpanExporter.create();
+        try (OpenTelemetrySdk openTelemetry = OpenTelemetrySdk.builder()
+                .setTracerProvider(SdkTracerProvider.builder()
+                        .addSpanProcessor(SimpleSpanProcessor.create(exported))
+                        .build())
+                .build()) {
+            OutboxRelay relay = harness.relay(RelayDefaults.settings(), RelayHarness.metrics(), openTelemetry);
+            relays.add(relay);
+            assertThat(relay.lead()).isTrue();
+
+            assertThat(relay.cycle().published()).isEqualTo(2);
+
+            Map<String, SpanData> spans = exported.getFinishedSpanItems().stream()
+                    .collect(java.util.stream.Collectors.toMap(
+                            span -> span.getAttributes().get(PublishSpans.MESSAGE_ID), span -> span));
+            SpanData publish = spans.get(traced.toString());
+            assertThat(publish.getName()).isEqualTo("publish " + RelayHarness.TOPIC);
+            assertThat(publish.getKind()).isEqualTo(SpanKind.PRODUCER);
+            assertThat(publish.getTraceId()).isEqualTo(trace);
+            assertThat(publish.getParentSpanId()).isEqualTo(requestSpan);
+            assertThat(publish.getStatus().getStatusCode()).isEqualTo(StatusCode.UNSET);
+            assertThat(publish.getAttributes().get(PublishSpans.KEY)).isEqualTo("order-1");
+            SpanData fresh = spans.get(untraced.toString());
+            assertThat(fresh.getParentSpanContext().isValid()).isFalse();
+            try (TopicReader reader = new TopicReader(broker.bootstrapServers(), RelayHarness.TOPIC)) {
+                Map<String, List<Published>> byOrder = TopicReader.byKey(reader.readToEnd(WITHIN));
+                assertThat(byOrder.get("order-1").getFirst().headers())
+                        .containsEntry("traceparent", "00-" + trace + "-" + publish.getSpanId() + "-01");
+                assertThat(byOrder.get("order-2").getFirst().headers())
+                        .containsEntry("traceparent", "00-" + fresh.getTraceId() + "-" + fresh.getSpanId() + "-01");
+            }
         }
     }
 
@@ -236,6 +292,7 @@ class OutboxRelayTest {
                         OutboxPublisher.newProducer(
                                 OutboxPublisher.producerConfig(broker.bootstrapServers(), Map.of())),
                         new OutboxRecords(RelayHarness.TOPIC, 1_000_000),
+                        new PublishSpans(OpenTelemetry.noop(), RelayHarness.TOPIC),
                         java.time.Clock.systemUTC())) {
             List<OutboxRow> firstTwo =
                     new OutboxTable(connection).pending(10).ready().subList(0, 2);

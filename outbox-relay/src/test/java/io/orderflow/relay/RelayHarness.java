@@ -1,6 +1,7 @@
 package io.orderflow.relay;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
 import io.orderflow.testing.InProcessBroker;
 import java.time.Clock;
 import java.util.List;
@@ -37,12 +38,17 @@ final class RelayHarness {
     }
 
     OutboxRelay relay(RelaySettings settings, RelayMetrics metrics) {
+        return relay(settings, metrics, OpenTelemetry.noop());
+    }
+
+    OutboxRelay relay(RelaySettings settings, RelayMetrics metrics, OpenTelemetry openTelemetry) {
         Map<String, Object> producerConfig = OutboxPublisher.producerConfig(broker.bootstrapServers(), Map.of());
         return new OutboxRelay(
                 settings,
                 outbox::connect,
                 () -> OutboxPublisher.newProducer(producerConfig),
                 metrics,
+                openTelemetry,
                 Clock.systemUTC());
     }
 

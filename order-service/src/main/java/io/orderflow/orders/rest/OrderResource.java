@@ -104,8 +104,7 @@ public class OrderResource {
             @Context UriInfo uri) {
         UriBuilder orders = uri.getBaseUriBuilder().path("orders");
         return Uni.createFrom()
-                .completionStage(placement.place(
-                        request.toNewOrder(), idempotencyKey, TraceContext.continueOrStart(traceparent)))
+                .completionStage(placement.place(request.toNewOrder(), idempotencyKey, TraceContext.of(traceparent)))
                 .map(placed -> created(orders, placed));
     }
 
@@ -218,7 +217,7 @@ public class OrderResource {
      */
     private static OrderResponse transition(
             String validatedId, String traceparent, BiFunction<UUID, String, Order> change) {
-        return OrderResponse.of(change.apply(orderId(validatedId), TraceContext.continueOrStart(traceparent)));
+        return OrderResponse.of(change.apply(orderId(validatedId), TraceContext.of(traceparent)));
     }
 
     private static UUID orderId(String validated) {

@@ -1,6 +1,7 @@
 package io.orderflow.relay.service;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
 import io.orderflow.relay.OutboxPublisher;
 import io.orderflow.relay.OutboxRelay;
 import io.orderflow.relay.RelayMetrics;
@@ -33,6 +34,7 @@ public class RelayService {
     RelayService(
             RelayConfig config,
             MeterRegistry registry,
+            OpenTelemetry openTelemetry,
             @ConfigProperty(name = "quarkus.datasource.jdbc.url") String jdbcUrl,
             @ConfigProperty(name = "quarkus.datasource.username", defaultValue = "postgres") String user,
             @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password,
@@ -45,6 +47,7 @@ public class RelayService {
                 () -> DriverManager.getConnection(jdbcUrl, user, password.orElse("")),
                 () -> OutboxPublisher.newProducer(producerConfig),
                 new RelayMetrics(registry),
+                openTelemetry,
                 Clock.systemUTC());
     }
 
