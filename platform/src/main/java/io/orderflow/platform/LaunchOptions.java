@@ -1,5 +1,7 @@
 package io.orderflow.platform;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
 
 /**
@@ -19,7 +21,48 @@ public record LaunchOptions(
         Path servicesHome,
         int orderServicePort,
         int relayPort,
-        int consumerPortsFrom) {
+        int consumerPortsFrom,
+        Tracing tracing) {
+
+    /**
+     * Where the services export their spans: over OTLP to {@code endpoint} with {@code protocol} ({@code grpc} or
+     * {@code http/protobuf}), or nowhere ({@link #OFF}: the services record no spans, the trace context still flows).
+     */
+    public record Tracing(URI endpoint, String protocol) {
+        public static final Tracing OFF = new Tracing(null, null);
+
+        public boolean on() {
+            return endpoint != null;
+        }
+    }
+
+    /** Everything but tracing, which is off. */
+    public LaunchOptions(
+            boolean help,
+            Path postgresDirectory,
+            int postgresPort,
+            Path brokerDirectory,
+            int brokerPort,
+            int metricsPort,
+            boolean services,
+            Path servicesHome,
+            int orderServicePort,
+            int relayPort,
+            int consumerPortsFrom) {
+        this(
+                help,
+                postgresDirectory,
+                postgresPort,
+                brokerDirectory,
+                brokerPort,
+                metricsPort,
+                services,
+                servicesHome,
+                orderServicePort,
+                relayPort,
+                consumerPortsFrom,
+                Tracing.OFF);
+    }
 
     public static final Path DEFAULT_POSTGRES_DIRECTORY = Path.of(".orderflow", "postgres");
     public static final Path DEFAULT_BROKER_DIRECTORY = Path.of(".orderflow", "broker");
@@ -64,6 +107,7 @@ public record LaunchOptions(
             Usage: run-platform [--broker-dir DIR] [--broker-port PORT] [--metrics-port PORT]
                                 [--postgres-dir DIR] [--postgres-port PORT]
                                 [--order-service-port PORT] [--relay-port PORT] [--consumer-ports-from PORT]
+                                [--otlp-endpoint URL [--otlp-protocol grpc|http/protobuf]]
                                 [--no-services] [--help]
 
             Starts every part of the orderflow platform that exists, on this machine and without Docker, and
@@ -88,6 +132,10 @@ public record LaunchOptions(
                                     HTTP ports of inventory-service, notification-service, analytics-service,
                                     inventory's outbox-relay and the lag monitor (its dashboard): PORT and the
                                     four after it (default: 8082)
+              --otlp-endpoint URL   export the services' traces over OTLP to URL, e.g. Jaeger's or an
+                                    OpenTelemetry collector's http://localhost:4317 (default: no spans are
+                                    recorded; the W3C trace context still flows into records and logs)
+              --otlp-protocol P     grpc (default, port 4317) or http/protobuf (port 4318)
               --no-services         start only the broker and PostgreSQL
               --help                print this text
 
@@ -133,6 +181,8 @@ public record LaunchOptions(
         int orderServicePort = defaults.orderServicePort;
         int relayPort = defaults.relayPort;
         int consumerPortsFrom = defaults.consumerPortsFrom;
+        URI otlpEndpoint = null;
+        String otlpProtocol = "grpc";
         for (int i = 0; i < args.length; i++) {
             String argument = args[i];
             boolean inline = argument.contains("=");
@@ -155,6 +205,10 @@ public record LaunchOptions(
                     relayPort = port(name, inline ? valueAfterEquals(argument) : nextValue(args, i++));
                 case "--consumer-ports-from" ->
                     consumerPortsFrom = port(name, inline ? valueAfterEquals(argument) : nextValue(args, i++));
+                case "--otlp-endpoint" ->
+                    otlpEndpoint = endpoint(name, inline ? valueAfterEquals(argument) : nextValue(args, i++));
+                case "--otlp-protocol" ->
+                    otlpProtocol = protocol(name, inline ? valueAfterEquals(argument) : nextValue(args, i++));
                 case "--no-services" -> services = false;
                 default -> throw new InvalidArgumentsException("Unknown argument '" + argument + "'.");
             }
@@ -191,7 +245,8 @@ public record LaunchOptions(
                 defaults.servicesHome,
                 orderServicePort,
                 relayPort,
-                consumerPortsFrom);
+                consumerPortsFrom,
+                otlpEndpoint == null ? Tracing.OFF : new Tracing(otlpEndpoint, otlpProtocol));
     }
 
     /**
@@ -228,6 +283,27 @@ public record LaunchOptions(
         }
         throw new InvalidArgumentsException(
                 "'" + option + " " + value + "': the port must be a number from 0 to 65535 (0 picks any free port).");
+    }
+
+    private static URI endpoint(String option, String value) {
+        try {
+            URI uri = new URI(value);
+            if (("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null) {
+                return uri;
+            }
+        } catch (URISyntaxException e) {
+            // reported below
+        }
+        throw new InvalidArgumentsException("'" + option + " " + value
+                + "': the endpoint must be an http or https URL, e.g. http://localhost:4317.");
+    }
+
+    private static String protocol(String option, String value) {
+        if (value.equals("grpc") || value.equals("http/protobuf")) {
+            return value;
+        }
+        throw new InvalidArgumentsException(
+                "'" + option + " " + value + "': the protocol must be grpc or http/protobuf.");
     }
 
     private static void requireDistinct(String option, int port, String otherOption, int otherPort) {

@@ -35,7 +35,8 @@ import org.apache.kafka.common.errors.TopicExistsException;
  * outbox-relay, inventory-service and the outbox-relay of its outcomes (one relay per database), notification-service
  * and analytics-service, each consumer in its own group with its own database. Services come last because they need
  * the broker and their database from their first moment; their logs go to {@code logs/} beside the PostgreSQL
- * directory ({@code .orderflow/logs} by default).
+ * directory ({@code .orderflow/logs} by default). With {@link LaunchOptions#tracing()} on, every service but the lag
+ * monitor exports its spans there, under its instance's name ({@code inventory-outbox-relay} for inventory's relay).
  *
  * <p>The broker starts first because it is the part most likely to fail: its default port 9092 is fixed and often
  * taken by another Kafka, and binding fails in milliseconds, before PostgreSQL has spent seconds starting.
@@ -178,11 +179,21 @@ public final class LocalPlatform implements AutoCloseable {
      */
     private static ServiceProcess.Builder service(
             LaunchOptions options, String module, String instance, int port, Path logs) {
-        return ServiceProcess.builder(module, quarkusApp(options, module))
+        ServiceProcess.Builder builder = ServiceProcess.builder(module, quarkusApp(options, module))
                 .jvmOptions(List.of("-Xmx256m"))
                 .http("0.0.0.0", port)
                 .logFile(logs.resolve(instance + ".log"))
                 .pidFile(logs.resolve(instance + ".pid"));
+        LaunchOptions.Tracing tracing = options.tracing();
+        if (tracing.on() && !module.equals("lag-monitor")) {
+            builder.property("quarkus.otel.sdk.disabled", "false")
+                    .property("quarkus.otel.service.name", instance)
+                    .property(
+                            "quarkus.otel.exporter.otlp.traces.endpoint",
+                            tracing.endpoint().toString())
+                    .property("quarkus.otel.exporter.otlp.traces.protocol", tracing.protocol());
+        }
+        return builder;
     }
 
     private static Path quarkusApp(LaunchOptions options, String module) {

@@ -145,4 +145,31 @@ class LaunchOptionsTest {
                 .isInstanceOf(InvalidArgumentsException.class)
                 .hasMessageContaining("'--metrics-port' and '--postgres-port' are both 9404");
     }
+
+    @Test
+    void tracingIsOffUnlessAnOtlpEndpointIsGivenAndItsProtocolDefaultsToGrpc() {
+        assertThat(LaunchOptions.parse().tracing().on()).isFalse();
+        assertThat(LaunchOptions.parse("--otlp-endpoint", "http://localhost:4317")
+                        .tracing())
+                .isEqualTo(new LaunchOptions.Tracing(java.net.URI.create("http://localhost:4317"), "grpc"));
+        assertThat(LaunchOptions.parse(
+                                "--otlp-endpoint=http://collector:4318/v1/traces", "--otlp-protocol=http/protobuf")
+                        .tracing())
+                .isEqualTo(new LaunchOptions.Tracing(
+                        java.net.URI.create("http://collector:4318/v1/traces"), "http/protobuf"));
+        assertThat(LaunchOptions.USAGE).contains("--otlp-endpoint", "--otlp-protocol");
+    }
+
+    @Test
+    void refusesAnOtlpEndpointThatIsNotAnHttpUrlAndAnUnknownProtocol() {
+        assertThatThrownBy(() -> LaunchOptions.parse("--otlp-endpoint", "localhost:4317"))
+                .isInstanceOf(InvalidArgumentsException.class)
+                .hasMessageContaining("'--otlp-endpoint localhost:4317'");
+        assertThatThrownBy(() -> LaunchOptions.parse("--otlp-endpoint", "http://"))
+                .isInstanceOf(InvalidArgumentsException.class)
+                .hasMessageContaining("http or https URL");
+        assertThatThrownBy(() -> LaunchOptions.parse("--otlp-protocol", "http/json"))
+                .isInstanceOf(InvalidArgumentsException.class)
+                .hasMessageContaining("grpc or http/protobuf");
+    }
 }

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.opentelemetry.proto.trace.v1.Span.SpanKind;
 import io.orderflow.contracts.EventCatalog;
 import io.orderflow.contracts.EventCodec;
 import io.orderflow.contracts.EventEnvelope;
@@ -59,14 +60,27 @@ class PlatformEndToEndTest {
     static Path brokerDirectory;
 
     private static LocalPlatform platform;
+    private static OtlpTraceCollector traces;
     private static URI orders;
 
     private final HttpClient http = HttpClient.newHttpClient();
 
     @BeforeAll
-    static void startPlatform() {
-        LaunchOptions options =
-                new LaunchOptions(false, POSTGRES_DIRECTORY, 0, brokerDirectory, 0, 0, true, Path.of(".."), 0, 0, 0);
+    static void startPlatform() throws Exception {
+        traces = OtlpTraceCollector.start();
+        LaunchOptions options = new LaunchOptions(
+                false,
+                POSTGRES_DIRECTORY,
+                0,
+                brokerDirectory,
+                0,
+                0,
+                true,
+                Path.of(".."),
+                0,
+                0,
+                0,
+                new LaunchOptions.Tracing(traces.endpoint(), "http/protobuf"));
         platform = LocalPlatform.start(PostgresConfiguration.embedded(), options);
         orders = platform.services().getFirst().baseUri().resolve("/orders");
     }
@@ -75,6 +89,9 @@ class PlatformEndToEndTest {
     static void stopPlatform() {
         if (platform != null) {
             platform.close();
+        }
+        if (traces != null) {
+            traces.close();
         }
     }
 
@@ -142,6 +159,70 @@ class PlatformEndToEndTest {
                             .allMatch(group -> caughtUpOnOrders(groups, group));
         });
         assertThat(platform.services()).allMatch(ServiceProcess::isAlive);
+    }
+
+    /**
+     * Traces exported over OTLP by the services (to {@link OtlpTraceCollector}): one trace runs from the caller's
+     * {@code traceparent} through order-service's server span, outbox-relay's publish span and the record to a
+     * processing span in each of the three consumers, and on to inventory's outcome published by its own relay.
+     */
+    @Test
+    void oneTraceLinksTheHttpRequestToTheRelayAndToAllThreeConsumers() throws Exception {
+        String trace = UUID.randomUUID().toString().replace("-", "");
+        String callerSpan = "00f067aa0ba902b7";
+        String body = "{\"customerId\":\"c-traced\",\"currency\":\"EUR\","
+                + "\"items\":[{\"sku\":\"sku-8\",\"quantity\":1,\"unitPrice\":\"2.00\"}]}";
+        HttpResponse<String> created = http.send(
+                HttpRequest.newBuilder(orders)
+                        .timeout(Duration.ofSeconds(30))
+                        .header("Content-Type", "application/json")
+                        .header("traceparent", "00-" + trace + "-" + callerSpan + "-01")
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(created.statusCode()).isEqualTo(201);
+        List<String> consumers = List.of("inventory-service", "notification-service", "analytics-service");
+
+        await().atMost(WITHIN).until(() -> {
+            Set<String> services = new java.util.HashSet<>();
+            traces.trace(trace).forEach(span -> services.add(span.service() + " " + span.name()));
+            return services.containsAll(List.of(
+                    "inventory-service process orders",
+                    "notification-service process orders",
+                    "analytics-service process orders",
+                    "inventory-outbox-relay publish inventory"));
+        });
+
+        List<OtlpTraceCollector.ReceivedSpan> spans = traces.trace(trace);
+        OtlpTraceCollector.ReceivedSpan request = only(spans, "order-service", SpanKind.SPAN_KIND_SERVER);
+        assertThat(request.parentSpanId()).isEqualTo(callerSpan);
+        assertThat(request.name()).contains("/orders");
+        OtlpTraceCollector.ReceivedSpan publish = only(spans, "outbox-relay", SpanKind.SPAN_KIND_PRODUCER);
+        assertThat(publish.name()).isEqualTo("publish orders");
+        assertThat(publish.parentSpanId()).isEqualTo(request.spanId());
+        for (String consumer : consumers) {
+            // One span per delivery: a batch delivered again after a rebalance is processed (and skipped) again.
+            assertThat(spans)
+                    .filteredOn(span -> span.service().equals(consumer) && span.kind() == SpanKind.SPAN_KIND_CONSUMER)
+                    .as(consumer)
+                    .isNotEmpty()
+                    .allSatisfy(processed -> {
+                        assertThat(processed.parentSpanId()).isEqualTo(publish.spanId());
+                        assertThat(processed.attributes()).containsEntry("messaging.consumer.group.name", consumer);
+                    });
+        }
+        // Inventory's outcome continues the trace through inventory's outbox and relay.
+        OtlpTraceCollector.ReceivedSpan outcome = only(spans, "inventory-outbox-relay", SpanKind.SPAN_KIND_PRODUCER);
+        assertThat(outcome.attributes()).containsEntry("orderflow.event.type", "InventoryReserved");
+    }
+
+    private static OtlpTraceCollector.ReceivedSpan only(
+            List<OtlpTraceCollector.ReceivedSpan> spans, String service, SpanKind kind) {
+        List<OtlpTraceCollector.ReceivedSpan> matching = spans.stream()
+                .filter(span -> span.service().equals(service) && span.kind() == kind)
+                .toList();
+        assertThat(matching).as("%s spans of %s in %s", kind, service, spans).hasSize(1);
+        return matching.getFirst();
     }
 
     /**
