@@ -109,6 +109,7 @@ public record LaunchOptions(
                                 [--order-service-port PORT] [--relay-port PORT] [--consumer-ports-from PORT]
                                 [--otlp-endpoint URL [--otlp-protocol grpc|http/protobuf]]
                                 [--no-services] [--help]
+                   run-platform status | stop | logs SERVICE  [--postgres-dir DIR]
 
             Starts every part of the orderflow platform that exists, on this machine and without Docker, and
             keeps it running until Ctrl-C or SIGTERM, then stops it cleanly.
@@ -140,6 +141,13 @@ public record LaunchOptions(
               --help                print this text
 
             A PORT of 0 picks any free port; the startup report prints the one in use.
+
+            From another terminal:
+              status                each service's process and readiness (exit code 0 when all are ready)
+              stop                  stops a running platform (and services a killed launcher left behind)
+              logs SERVICE          a service's log, followed until Ctrl-C (order-service, outbox-relay,
+                                    inventory-service, inventory-outbox-relay, notification-service,
+                                    analytics-service, lag-monitor)
 
             To use an existing PostgreSQL instead of the embedded one, set
               ORDERFLOW_POSTGRES_URL       admin database URL, e.g. jdbc:postgresql://localhost:5432/postgres

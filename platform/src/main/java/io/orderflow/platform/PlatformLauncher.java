@@ -1,17 +1,33 @@
 package io.orderflow.platform;
 
 import io.orderflow.postgres.PostgresConfiguration;
+import io.orderflow.process.ChildProcesses;
+import io.orderflow.process.ServiceProcess;
 import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The one-command local platform's entry point ({@code ./run-platform} builds and runs it).
+ * The one-command local platform's entry point ({@code ./run-platform} builds and runs it), and its companions
+ * {@code status}, {@code stop} and {@code logs SERVICE} ({@link PlatformCommands}).
  *
  * <p>Starts a {@link LocalPlatform}, prints a {@link StartupReport} and a final line saying it is ready (scripts
- * wait for "is ready"), then parks the main thread. Ctrl-C or SIGTERM runs the shutdown hook, which stops
- * everything in reverse order of start and says so. {@code kill -9} leaves an orphaned postmaster, which the next
- * start reclaims, and broker partitions without their clean-shutdown marker, which the next start validates.
- * Exit codes: 0 after a clean stop or {@code --help}, 1 if the platform did not start, 2 for a bad command line.
+ * wait for "is ready"), then parks the main thread. A service that exits on its own while the platform runs is
+ * reported at once, with the end of its log; it is not restarted.
+ *
+ * <p><b>Stopping.</b> The shutdown hook is installed before anything starts, so Ctrl-C or SIGTERM at any moment,
+ * start-up included, stops what has started: the whole platform once it is up, else every service process started so
+ * far ({@link ChildProcesses#stopAll}, which also refuses to start more), while PostgreSQL's own hook stops it and the
+ * broker ends with this JVM. {@code kill -9} of the launcher leaves its services running; {@code ./run-platform stop}
+ * stops them, and so does the next start (their pid files). The launcher's {@link PlatformState} is written before the
+ * start and deleted after a clean stop.
+ *
+ * <p>Exit codes: 0 after {@code --help}, 1 if the platform did not start, 2 for a bad command line; a stop by signal
+ * ends the JVM with the signal's code (143 for SIGTERM).
  */
 public final class PlatformLauncher {
 
@@ -21,6 +37,10 @@ public final class PlatformLauncher {
 
     public static void main(String[] args) throws InterruptedException {
         PrintStream out = System.out;
+        if (args.length > 0 && PlatformCommands.COMMANDS.contains(args[0])) {
+            System.exit(command(args, out));
+            return;
+        }
         LaunchOptions options;
         try {
             options = LaunchOptions.parse(args);
@@ -36,27 +56,86 @@ public final class PlatformLauncher {
             return;
         }
 
+        Path stateFile = PlatformState.file(options.postgresDirectory());
+        AtomicReference<LocalPlatform> running = new AtomicReference<>();
+        AtomicBoolean stopping = new AtomicBoolean();
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            stopping.set(true);
+                            out.println("Stopping the orderflow platform...");
+                            LocalPlatform platform = running.get();
+                            if (platform != null) {
+                                platform.close();
+                            }
+                            ChildProcesses.stopAll(); // what a start cut short had started; none once it is up
+                            PlatformState.delete(stateFile);
+                            out.println("orderflow platform stopped.");
+                        },
+                        "platform-shutdown"));
+        long pid = ProcessHandle.current().pid();
+        new PlatformState(pid, List.of()).write(stateFile);
+
         LocalPlatform platform;
         try {
             platform = LocalPlatform.start(PostgresConfiguration.fromEnvironment(), options);
         } catch (RuntimeException e) {
+            if (stopping.get()) {
+                new CountDownLatch(1).await(); // stopped by a signal while starting: the hook reports and stops
+            }
             System.err.println("orderflow platform did not start: " + e.getMessage());
             System.exit(1);
             return;
         }
-        Runtime.getRuntime()
-                .addShutdownHook(new Thread(
-                        () -> {
-                            out.println("Stopping the orderflow platform...");
-                            platform.close();
-                            out.println("orderflow platform stopped.");
-                        },
-                        "platform-shutdown"));
+        running.set(platform);
+        new PlatformState(
+                        pid,
+                        platform.services().stream()
+                                .map(service -> new PlatformState.Service(
+                                        instance(service), service.pid(), service.baseUri(), service.logFile()))
+                                .toList())
+                .write(stateFile);
+        for (ServiceProcess service : platform.services()) {
+            service.onExit().thenAccept(code -> {
+                if (!stopping.get()) {
+                    System.err.printf(
+                            "%norderflow platform: %s (pid %d) exited with code %d and is not restarted;"
+                                    + " ./run-platform status shows it. The end of %s:%n%s%n%n",
+                            instance(service), service.pid(), code, service.logFile(), service.tail(20));
+                }
+            });
+        }
 
         out.print(StartupReport.render(platform));
         out.println();
         out.println(READY);
         out.flush();
         new CountDownLatch(1).await(); // until the JVM shuts down; the hook does the stopping
+    }
+
+    /** The service's instance name, its log file's ({@code inventory-outbox-relay} for inventory's relay). */
+    private static String instance(ServiceProcess service) {
+        String file = service.logFile().getFileName().toString();
+        return file.endsWith(".log") ? file.substring(0, file.length() - ".log".length()) : file;
+    }
+
+    /** {@code status}, {@code stop} or {@code logs SERVICE}, with an optional {@code --postgres-dir DIR}. */
+    private static int command(String[] args, PrintStream out) throws InterruptedException {
+        Path postgresDirectory = LaunchOptions.DEFAULT_POSTGRES_DIRECTORY;
+        List<String> operands = new ArrayList<>();
+        for (int i = 1; i < args.length; i++) {
+            if (args[i].equals("--postgres-dir") && i + 1 < args.length) {
+                postgresDirectory = Path.of(args[++i]);
+            } else if (args[i].startsWith("--postgres-dir=")) {
+                postgresDirectory = Path.of(args[i].substring("--postgres-dir=".length()));
+            } else if (args[i].startsWith("-")) {
+                System.err.println(
+                        "Unknown argument '" + args[i] + "' for " + args[0] + "; it takes only --postgres-dir DIR.");
+                return 2;
+            } else {
+                operands.add(args[i]);
+            }
+        }
+        return new PlatformCommands(postgresDirectory, out, System.err).run(args[0], operands);
     }
 }

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -122,6 +123,11 @@ public final class ChildProcess implements AutoCloseable {
     /** The exit code once the process has ended; empty while it runs. */
     public OptionalInt exitCode() {
         return process.isAlive() ? OptionalInt.empty() : OptionalInt.of(process.exitValue());
+    }
+
+    /** Completes with the exit code when the process ends, however it ends. */
+    public CompletableFuture<Integer> onExit() {
+        return process.onExit().thenApply(Process::exitValue);
     }
 
     /** User plus system CPU time used so far, in seconds (zero if the OS does not say). */

@@ -221,6 +221,11 @@ public final class ServiceProcess implements AutoCloseable {
         return process.exitCode();
     }
 
+    /** Completes with the exit code when the service's process ends, however it ends. */
+    public java.util.concurrent.CompletableFuture<Integer> onExit() {
+        return process.onExit();
+    }
+
     /** Everything the service wrote to its log so far. */
     public String log() {
         return process.log();

@@ -1,0 +1,103 @@
+package io.orderflow.platform;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * What a running launcher tells {@code ./run-platform status}, {@code stop} and {@code logs}: its own pid and, once the
+ * services are up, each service's name, pid, base URL and log file.
+ *
+ * <p><b>Format.</b> A Java properties file, {@code platform.state} beside the PostgreSQL directory
+ * ({@code .orderflow/platform.state} by default): {@code launcher.pid}, then {@code service.N.name}, {@code .pid},
+ * {@code .url} and {@code .log} for N = 0, 1, ... in start order. Written whole to a temporary file and renamed, so a
+ * reader sees the old state or the new one, never half of one.
+ *
+ * <p><b>Crash behaviour.</b> The launcher deletes the file when it stops cleanly; after {@code kill -9} the file stays
+ * and names a launcher pid that is no longer alive, which readers take as "not running". Immutable.
+ */
+record PlatformState(long launcherPid, List<Service> services) {
+
+    /** One service process of the platform. */
+    record Service(String name, long pid, URI url, Path log) {}
+
+    PlatformState {
+        services = List.copyOf(services);
+    }
+
+    /** The state file for a launch whose PostgreSQL directory is {@code postgresDirectory}. */
+    static Path file(Path postgresDirectory) {
+        return postgresDirectory.toAbsolutePath().normalize().resolveSibling("platform.state");
+    }
+
+    /** Where the services' logs go for that launch. */
+    static Path logs(Path postgresDirectory) {
+        return postgresDirectory.toAbsolutePath().normalize().resolveSibling("logs");
+    }
+
+    boolean launcherAlive() {
+        return ProcessHandle.of(launcherPid).map(ProcessHandle::isAlive).orElse(false);
+    }
+
+    void write(Path file) {
+        Properties properties = new Properties();
+        properties.setProperty("launcher.pid", Long.toString(launcherPid));
+        for (int i = 0; i < services.size(); i++) {
+            Service service = services.get(i);
+            properties.setProperty("service." + i + ".name", service.name());
+            properties.setProperty("service." + i + ".pid", Long.toString(service.pid()));
+            properties.setProperty("service." + i + ".url", service.url().toString());
+            properties.setProperty("service." + i + ".log", service.log().toString());
+        }
+        try {
+            Files.createDirectories(file.getParent());
+            Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
+            try (Writer writer = Files.newBufferedWriter(temporary, StandardCharsets.UTF_8)) {
+                properties.store(writer, "orderflow platform launcher: read by ./run-platform status, stop and logs");
+            }
+            Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot write " + file, e);
+        }
+    }
+
+    /** The state in {@code file}, or empty when there is none (no launcher ran here, or it stopped cleanly). */
+    static Optional<PlatformState> read(Path file) {
+        if (!Files.isRegularFile(file)) {
+            return Optional.empty();
+        }
+        Properties properties = new Properties();
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            properties.load(reader);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read " + file, e);
+        }
+        List<Service> services = new ArrayList<>();
+        for (int i = 0; properties.containsKey("service." + i + ".name"); i++) {
+            services.add(new Service(
+                    properties.getProperty("service." + i + ".name"),
+                    Long.parseLong(properties.getProperty("service." + i + ".pid")),
+                    URI.create(properties.getProperty("service." + i + ".url")),
+                    Path.of(properties.getProperty("service." + i + ".log"))));
+        }
+        return Optional.of(new PlatformState(Long.parseLong(properties.getProperty("launcher.pid")), services));
+    }
+
+    static void delete(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot delete " + file, e);
+        }
+    }
+}
