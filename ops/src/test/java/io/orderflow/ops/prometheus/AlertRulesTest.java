@@ -45,6 +45,13 @@ class AlertRulesTest {
     }
 
     @Test
+    void theComposeScrapeConfigurationAndItsRulesAreValid() throws Exception {
+        assertThat(promtool("check", "config", "prometheus.compose.yml"))
+                .contains("SUCCESS: prometheus.compose.yml is valid")
+                .contains("SUCCESS: 7 rules found");
+    }
+
+    @Test
     void everyAlertFiresWhenItShouldAndOnlyThen() throws Exception {
         assertThat(promtool("test", "rules", "alerts.test.yml")).contains("SUCCESS");
     }
