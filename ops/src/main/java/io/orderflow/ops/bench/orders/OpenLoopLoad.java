@@ -28,6 +28,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 /**
  * {@code POST /orders} at a fixed arrival rate: request {@code i} is due at {@code start + i / rate}, whether or not
@@ -39,8 +40,8 @@ import java.util.concurrent.locks.LockSupport;
  * request due while that many are outstanding is not sent, and counted as such: it means the service is not keeping
  * up with the rate, and the accepted rate shows it.
  *
- * <p>Requests are distinct orders: a random customer of 100,000, one to three lines of random SKUs of the 1,000 in inventory-service's starting stock (seeded,
- * so every run sends the same sequence of orders). Requests due during the warm-up are sent alike and counted apart.
+ * <p>Requests are distinct orders ({@link OrderBodies}: by default a random customer of 100,000, one to three lines of
+ * random SKUs of the 1,000 in inventory-service's starting stock), seeded, so every run sends the same sequence. Requests due during the warm-up are sent alike and counted apart.
  *
  * <p>The generator runs on the machine it measures, so every CPU cycle it spends is taken from the service. The JDK's
  * {@code java.net.http.HttpClient} with a virtual thread per request cost 0.56 ms of CPU per request, more than a core
@@ -72,6 +73,8 @@ public final class OpenLoopLoad implements AutoCloseable {
     private final int rate;
     private final int maxInFlight;
     private final boolean idempotencyKeys;
+    private final OrderBodies bodies;
+    private final Consumer<String> onAccepted;
 
     private final AtomicInteger inFlight = new AtomicInteger();
     private final LongAdder warmupAccepted = new LongAdder();
@@ -90,6 +93,23 @@ public final class OpenLoopLoad implements AutoCloseable {
     }
 
     public OpenLoopLoad(URI baseUri, int rate, int maxInFlight, boolean idempotencyKeys, int eventLoops) {
+        this(baseUri, rate, maxInFlight, idempotencyKeys, eventLoops, OrderBodies.uniform(), orderId -> {});
+    }
+
+    /**
+     * A generator sending {@code bodies}' orders and telling {@code onAccepted} each accepted order's id, on the event
+     * loop (it must not block: {@code ops/load} hands the id to a thread of its own for the order's lifecycle).
+     */
+    public OpenLoopLoad(
+            URI baseUri,
+            int rate,
+            int maxInFlight,
+            boolean idempotencyKeys,
+            int eventLoops,
+            OrderBodies bodies,
+            Consumer<String> onAccepted) {
+        this.bodies = bodies;
+        this.onAccepted = onAccepted;
         if (rate < 1 || maxInFlight < 1 || eventLoops < 1) {
             throw new IllegalArgumentException("rate, maxInFlight and eventLoops must be positive: " + rate + ", "
                     + maxInFlight + ", " + eventLoops);
@@ -169,7 +189,7 @@ public final class OpenLoopLoad implements AutoCloseable {
                 }
                 continue;
             }
-            String body = orderBody(random);
+            String body = bodies.next(random);
             inFlight.incrementAndGet();
             send(body, due, isMeasured);
         }
@@ -204,6 +224,21 @@ public final class OpenLoopLoad implements AutoCloseable {
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("the load generator's Vert.x did not close: " + e, e);
         }
+    }
+
+    /** Orders accepted in the measured window so far: for a progress line while the load runs. */
+    public long acceptedSoFar() {
+        return accepted.sum();
+    }
+
+    /** Requests of the measured window that failed so far (not a 201, or no answer). */
+    public long failedSoFar() {
+        return failures.values().stream().mapToLong(LongAdder::sum).sum();
+    }
+
+    /** Latency of the measured window's accepted orders so far. */
+    public LatencySamples.Summary latencySoFar() {
+        return latency.summary();
     }
 
     private Map<String, Long> failureCounts() {
@@ -251,12 +286,13 @@ public final class OpenLoopLoad implements AutoCloseable {
             failed("HTTP " + answer.status(), answer.body(), isMeasured);
             return;
         }
+        String location = answer.location();
+        String orderId = location.substring(location.lastIndexOf('/') + 1);
+        onAccepted.accept(orderId);
         if (!isMeasured) {
             warmupAccepted.increment();
             return;
         }
-        String location = answer.location();
-        String orderId = location.substring(location.lastIndexOf('/') + 1);
         accepted.increment();
         latency.add((answer.answeredAt() - due) / 1_000);
         serviceTime.add((answer.answeredAt() - sentAt) / 1_000);
@@ -285,29 +321,9 @@ public final class OpenLoopLoad implements AutoCloseable {
         }
     }
 
-    /** One order as the REST API takes it; 1-3 lines, quantities 1-5, prices with cents. */
+    /** One order as the REST API takes it, of a uniformly drawn customer: {@link OrderBodies#uniform}. */
     public static String orderBody(SplittableRandom random) {
-        StringBuilder body = new StringBuilder(200)
-                .append("{\"customerId\":\"customer-")
-                .append(random.nextInt(100_000))
-                .append("\",\"currency\":\"EUR\",\"channel\":\"web\",\"items\":[");
-        int lines = 1 + random.nextInt(3);
-        for (int line = 0; line < lines; line++) {
-            if (line > 0) {
-                body.append(',');
-            }
-            int cents = 100 + random.nextInt(99_900);
-            body.append("{\"sku\":\"sku-")
-                    .append(1 + random.nextInt(1_000))
-                    .append("\",\"quantity\":")
-                    .append(1 + random.nextInt(5))
-                    .append(",\"unitPrice\":\"")
-                    .append(cents / 100)
-                    .append(cents % 100 < 10 ? ".0" : ".")
-                    .append(cents % 100)
-                    .append("\"}");
-        }
-        return body.append("]}").toString();
+        return OrderBodies.uniform().next(random);
     }
 
     /** A whole answer, taken when its last byte arrived. */
