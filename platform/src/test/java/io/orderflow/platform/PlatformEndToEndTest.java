@@ -10,6 +10,9 @@ import io.orderflow.contracts.EventCatalog;
 import io.orderflow.contracts.EventCodec;
 import io.orderflow.contracts.EventEnvelope;
 import io.orderflow.contracts.Topics;
+import io.orderflow.ops.drill.DrillReport;
+import io.orderflow.ops.drill.DrillTarget;
+import io.orderflow.ops.drill.DuplicateEventDrill;
 import io.orderflow.postgres.PostgresConfiguration;
 import io.orderflow.process.ServiceProcess;
 import java.net.URI;
@@ -159,6 +162,28 @@ class PlatformEndToEndTest {
                             .allMatch(group -> caughtUpOnOrders(groups, group));
         });
         assertThat(platform.services()).allMatch(ServiceProcess::isAlive);
+    }
+
+    /**
+     * {@code ops/drill duplicate-event}'s short version on the running platform: the same event twice and a batch
+     * re-sent, one effect everywhere, every copy counted as a duplicate by each group.
+     */
+    @Test
+    void theDuplicateEventDrillPasses() throws Exception {
+        DrillTarget target = new DrillTarget(
+                service("order-service").baseUri(),
+                service("inventory-service").baseUri(),
+                service("notification-service").baseUri(),
+                service("analytics-service").baseUri(),
+                service("lag-monitor").baseUri(),
+                platform.bootstrapServers());
+
+        DrillReport report = new DuplicateEventDrill(target, 5).run();
+
+        String text = report.render();
+        assertThat(report.passed()).as(text).isTrue();
+        assertThat(report.checks()).hasSize(6);
+        assertThat(text).contains("6 copies", "inventory-service skipped every copy as a duplicate", "PASS");
     }
 
     /**

@@ -25,7 +25,7 @@ class PlatformLauncherProcessTest {
 
     private static final Path REPOSITORY = Path.of("..").toAbsolutePath().normalize();
     private static final Path POSTGRES_DIRECTORY =
-            Path.of("target", "launcher-postgres").toAbsolutePath();
+            Path.of("target", "launcher", "postgres").toAbsolutePath(); // logs and state beside it, this test's own
     private static final Duration WITHIN = Duration.ofSeconds(120);
     private static final List<String> INSTANCES = List.of(
             "order-service",
@@ -50,7 +50,13 @@ class PlatformLauncherProcessTest {
             process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
         }
         for (long pid : servicePids()) {
-            ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+            // Only a service of this test: a pid file may outlive its process, and the pid be reused since.
+            ProcessHandle.of(pid)
+                    .filter(handle -> handle.info()
+                            .commandLine()
+                            .map(line -> line.contains("quarkus-run.jar"))
+                            .orElse(false))
+                    .ifPresent(ProcessHandle::destroyForcibly);
         }
     }
 

@@ -7,11 +7,11 @@ import java.util.OptionalDouble;
  * set contains a given label, e.g. {@code outbox_relay_commit_to_ack_seconds{quantile="0.99"}}. Enough for the two
  * or three figures the benchmark quotes from the services themselves; not a general parser. Stateless.
  */
-final class PrometheusText {
+public final class PrometheusText {
     private PrometheusText() {}
 
     /** The value of {@code metric} with {@code label} (e.g. {@code quantile="0.99"}, or "" for any). */
-    static OptionalDouble value(String exposition, String metric, String label) {
+    public static OptionalDouble value(String exposition, String metric, String label) {
         for (String line : exposition.split("\n")) {
             if (line.startsWith("#") || !line.startsWith(metric)) {
                 continue;

@@ -1,0 +1,135 @@
+package io.orderflow.ops.drill;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Each consumer group's lag on a topic over a drill, read from the lag monitor's {@code GET /lag} once per {@link
+ * #sample} call, and drawn as one line of block characters per group: the trace of a drill's effect that the report
+ * shows. Also answers "has every group caught up". Not thread-safe (the drill's thread).
+ */
+public final class LagWatch {
+
+    /** One reading of one group: when (seconds since the watch began), lag in records, status. */
+    public record Reading(double atSeconds, long lag, String status) {}
+
+    private static final String BARS = " ▁▂▃▄▅▆▇█";
+
+    private final URI lag;
+    private final String topic;
+    private final List<String> groups;
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final ObjectMapper json = new ObjectMapper();
+    private final Map<String, List<Reading>> readings = new LinkedHashMap<>();
+    private final long startedNanos = System.nanoTime();
+
+    public LagWatch(URI lagMonitor, String topic, List<String> groups) {
+        this.lag = lagMonitor.resolve("/lag");
+        this.topic = topic;
+        this.groups = List.copyOf(groups);
+        groups.forEach(group -> readings.put(group, new ArrayList<>()));
+    }
+
+    /** Reads the lag monitor once and records every watched group's lag on the topic; false if it did not answer. */
+    public boolean sample() throws InterruptedException {
+        JsonNode snapshot;
+        try {
+            HttpResponse<String> response = http.send(
+                    HttpRequest.newBuilder(lag).timeout(Duration.ofSeconds(5)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 200) {
+                return false;
+            }
+            snapshot = json.readTree(response.body());
+        } catch (IOException e) {
+            return false;
+        }
+        double at = (System.nanoTime() - startedNanos) / 1e9;
+        for (JsonNode group : snapshot.path("groups")) {
+            String name = group.path("group").asText();
+            if (!readings.containsKey(name)) {
+                continue;
+            }
+            long total = 0;
+            String status = group.path("status").asText();
+            for (JsonNode partition : group.path("partitions")) {
+                if (partition.path("topic").asText().equals(topic)) {
+                    total += partition.path("lag").asLong();
+                }
+            }
+            readings.get(name).add(new Reading(at, total, status));
+        }
+        return true;
+    }
+
+    /** The latest reading of {@code group}, if any. */
+    public Optional<Reading> latest(String group) {
+        List<Reading> list = readings.get(group);
+        return list == null || list.isEmpty() ? Optional.empty() : Optional.of(list.getLast());
+    }
+
+    /** True when the latest reading of every watched group shows no lag on the topic. */
+    public boolean allCaughtUp() {
+        return groups.stream()
+                .allMatch(group -> latest(group).map(r -> r.lag() == 0).orElse(false));
+    }
+
+    public Map<String, List<Reading>> readings() {
+        Map<String, List<Reading>> copy = new LinkedHashMap<>();
+        readings.forEach((group, list) -> copy.put(group, List.copyOf(list)));
+        return copy;
+    }
+
+    /** One line per group: its lag over the drill in at most {@code width} columns, each the largest lag it covers. */
+    public String chart(int width) {
+        return chart(readings(), width);
+    }
+
+    static String chart(Map<String, List<Reading>> readings, int width) {
+        long max = readings.values().stream()
+                .flatMap(List::stream)
+                .mapToLong(Reading::lag)
+                .max()
+                .orElse(0);
+        StringBuilder chart = new StringBuilder();
+        for (Map.Entry<String, List<Reading>> group : readings.entrySet()) {
+            List<Reading> list = group.getValue();
+            StringBuilder line = new StringBuilder();
+            int columns = Math.min(width, list.size());
+            for (int column = 0; column < columns; column++) {
+                int from = column * list.size() / columns;
+                int to = (column + 1) * list.size() / columns;
+                long peak = 0;
+                for (int i = from; i < to; i++) {
+                    peak = Math.max(peak, list.get(i).lag());
+                }
+                int level = max == 0 ? 0 : (int) Math.ceil(peak * (BARS.length() - 1) / (double) max);
+                line.append(peak > 0 && level == 0 ? BARS.charAt(1) : BARS.charAt(level));
+            }
+            long groupMax = list.stream().mapToLong(Reading::lag).max().orElse(0);
+            String last = list.isEmpty() ? "-" : list.getLast().status();
+            chart.append(String.format(
+                    "  %-22s |%s| max %,d records, last status %s%n", group.getKey(), line, groupMax, last));
+        }
+        double span = readings.values().stream()
+                .flatMap(List::stream)
+                .mapToDouble(Reading::atSeconds)
+                .max()
+                .orElse(0);
+        chart.append(String.format(
+                "  %-22s  0 s .. %.0f s, one reading a second; full height = %,d records%n", "", span, max));
+        return chart.toString();
+    }
+}
