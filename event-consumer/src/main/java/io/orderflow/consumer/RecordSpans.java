@@ -1,13 +1,13 @@
 package io.orderflow.consumer;
 
 import io.opentelemetry.api.OpenTelemetry;
-import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
 import io.orderflow.contracts.EventHeaders;
+import io.orderflow.contracts.MessagingAttributes;
 import io.orderflow.contracts.Traceparent;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -29,16 +29,6 @@ import org.apache.kafka.common.header.Header;
  */
 public final class RecordSpans {
 
-    static final AttributeKey<String> SYSTEM = AttributeKey.stringKey("messaging.system");
-    static final AttributeKey<String> OPERATION = AttributeKey.stringKey("messaging.operation.type");
-    static final AttributeKey<String> DESTINATION = AttributeKey.stringKey("messaging.destination.name");
-    static final AttributeKey<String> PARTITION = AttributeKey.stringKey("messaging.destination.partition.id");
-    static final AttributeKey<Long> OFFSET = AttributeKey.longKey("messaging.kafka.offset");
-    static final AttributeKey<String> KEY = AttributeKey.stringKey("messaging.kafka.message.key");
-    static final AttributeKey<String> GROUP = AttributeKey.stringKey("messaging.consumer.group.name");
-    static final AttributeKey<String> MESSAGE_ID = AttributeKey.stringKey("messaging.message.id");
-    static final AttributeKey<String> EVENT_TYPE = AttributeKey.stringKey("orderflow.event.type");
-
     private final Tracer tracer;
     private final String group;
 
@@ -59,23 +49,23 @@ public final class RecordSpans {
         Span span = tracer.spanBuilder("process " + record.topic())
                 .setParent(parent)
                 .setSpanKind(SpanKind.CONSUMER)
-                .setAttribute(SYSTEM, "kafka")
-                .setAttribute(OPERATION, "process")
-                .setAttribute(DESTINATION, record.topic())
-                .setAttribute(PARTITION, Integer.toString(record.partition()))
-                .setAttribute(OFFSET, record.offset())
-                .setAttribute(GROUP, group)
+                .setAttribute(MessagingAttributes.SYSTEM, "kafka")
+                .setAttribute(MessagingAttributes.OPERATION, "process")
+                .setAttribute(MessagingAttributes.DESTINATION, record.topic())
+                .setAttribute(MessagingAttributes.PARTITION, Integer.toString(record.partition()))
+                .setAttribute(MessagingAttributes.OFFSET, record.offset())
+                .setAttribute(MessagingAttributes.GROUP, group)
                 .startSpan();
         if (record.key() != null) {
-            span.setAttribute(KEY, record.key());
+            span.setAttribute(MessagingAttributes.KEY, record.key());
         }
         String eventId = header(record, EventHeaders.EVENT_ID);
         if (eventId != null) {
-            span.setAttribute(MESSAGE_ID, eventId);
+            span.setAttribute(MessagingAttributes.MESSAGE_ID, eventId);
         }
         String eventType = header(record, EventHeaders.EVENT_TYPE);
         if (eventType != null) {
-            span.setAttribute(EVENT_TYPE, eventType);
+            span.setAttribute(MessagingAttributes.EVENT_TYPE, eventType);
         }
         return span;
     }
@@ -95,9 +85,9 @@ public final class RecordSpans {
         Span hop = tracer.spanBuilder("publish " + routed.topic())
                 .setParent(Context.root().with(processing))
                 .setSpanKind(SpanKind.PRODUCER)
-                .setAttribute(SYSTEM, "kafka")
-                .setAttribute(OPERATION, "send")
-                .setAttribute(DESTINATION, routed.topic())
+                .setAttribute(MessagingAttributes.SYSTEM, "kafka")
+                .setAttribute(MessagingAttributes.OPERATION, "send")
+                .setAttribute(MessagingAttributes.DESTINATION, routed.topic())
                 .startSpan();
         String traceparent = Traceparent.of(hop.getSpanContext());
         if (traceparent != null) {

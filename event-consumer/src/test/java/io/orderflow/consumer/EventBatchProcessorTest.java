@@ -16,6 +16,7 @@ import io.orderflow.contracts.EventCodec;
 import io.orderflow.contracts.EventEnvelope;
 import io.orderflow.contracts.EventHeaders;
 import io.orderflow.contracts.EventVersion;
+import io.orderflow.contracts.MessagingAttributes;
 import io.orderflow.contracts.order.OrderCancelled;
 import io.orderflow.contracts.order.OrderEvent;
 import io.orderflow.contracts.order.OrderPaid;
@@ -465,9 +466,10 @@ class EventBatchProcessorTest {
         assertThat(processed.getTraceId()).isEqualTo(trace);
         assertThat(processed.getParentSpanId()).isEqualTo(relaySpan);
         assertThat(processed.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
-        assertThat(processed.getAttributes().get(RecordSpans.GROUP)).isEqualTo("test-group");
-        assertThat(processed.getAttributes().get(RecordSpans.OFFSET)).isEqualTo(broken.offset());
-        assertThat(processed.getAttributes().get(RecordSpans.MESSAGE_ID)).isNull(); // no eventId header
+        assertThat(processed.getAttributes().get(MessagingAttributes.GROUP)).isEqualTo("test-group");
+        assertThat(processed.getAttributes().get(MessagingAttributes.OFFSET)).isEqualTo(broken.offset());
+        assertThat(processed.getAttributes().get(MessagingAttributes.MESSAGE_ID))
+                .isNull(); // no eventId header
         SpanData untraced = onlySpan("process " + SOURCE, "order-fine");
         assertThat(untraced.getTraceId())
                 .as("a record without trace context starts a trace")
@@ -502,7 +504,7 @@ class EventBatchProcessorTest {
     private SpanData onlySpan(String name, String key) {
         List<SpanData> matching = exportedSpans.getFinishedSpanItems().stream()
                 .filter(span -> span.getName().equals(name))
-                .filter(span -> key == null || key.equals(span.getAttributes().get(RecordSpans.KEY)))
+                .filter(span -> key == null || key.equals(span.getAttributes().get(MessagingAttributes.KEY)))
                 .toList();
         assertThat(matching).as("spans named %s for %s", name, key).hasSize(1);
         return matching.getFirst();

@@ -7,6 +7,7 @@ import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
+import io.orderflow.contracts.MessagingAttributes;
 import io.orderflow.contracts.Traceparent;
 import io.orderflow.outbox.OutboxRow;
 
@@ -23,12 +24,6 @@ import io.orderflow.outbox.OutboxRow;
  */
 public final class PublishSpans {
 
-    static final AttributeKey<String> SYSTEM = AttributeKey.stringKey("messaging.system");
-    static final AttributeKey<String> OPERATION = AttributeKey.stringKey("messaging.operation.type");
-    static final AttributeKey<String> DESTINATION = AttributeKey.stringKey("messaging.destination.name");
-    static final AttributeKey<String> KEY = AttributeKey.stringKey("messaging.kafka.message.key");
-    static final AttributeKey<String> MESSAGE_ID = AttributeKey.stringKey("messaging.message.id");
-    static final AttributeKey<String> EVENT_TYPE = AttributeKey.stringKey("orderflow.event.type");
     static final AttributeKey<Long> OUTBOX_ID = AttributeKey.longKey("orderflow.outbox.id");
 
     private final Tracer tracer;
@@ -45,12 +40,13 @@ public final class PublishSpans {
                 .setParent(Context.root()
                         .with(Span.wrap(Traceparent.toSpanContext(row.entry().traceparent()))))
                 .setSpanKind(SpanKind.PRODUCER)
-                .setAttribute(SYSTEM, "kafka")
-                .setAttribute(OPERATION, "send")
-                .setAttribute(DESTINATION, topic)
-                .setAttribute(KEY, row.entry().aggregateId())
-                .setAttribute(MESSAGE_ID, row.entry().eventId().toString())
-                .setAttribute(EVENT_TYPE, row.entry().eventType())
+                .setAttribute(MessagingAttributes.SYSTEM, "kafka")
+                .setAttribute(MessagingAttributes.OPERATION, "send")
+                .setAttribute(MessagingAttributes.DESTINATION, topic)
+                .setAttribute(MessagingAttributes.KEY, row.entry().aggregateId())
+                .setAttribute(
+                        MessagingAttributes.MESSAGE_ID, row.entry().eventId().toString())
+                .setAttribute(MessagingAttributes.EVENT_TYPE, row.entry().eventType())
                 .setAttribute(OUTBOX_ID, row.id())
                 .startSpan();
     }

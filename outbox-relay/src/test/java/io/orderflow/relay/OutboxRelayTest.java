@@ -11,6 +11,7 @@ import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import io.orderflow.contracts.MessagingAttributes;
 import io.orderflow.outbox.OutboxRow;
 import io.orderflow.outbox.OutboxTable;
 import io.orderflow.postgres.PostgresDatabase;
@@ -126,14 +127,14 @@ class OutboxRelayTest {
 
             Map<String, SpanData> spans = exported.getFinishedSpanItems().stream()
                     .collect(java.util.stream.Collectors.toMap(
-                            span -> span.getAttributes().get(PublishSpans.MESSAGE_ID), span -> span));
+                            span -> span.getAttributes().get(MessagingAttributes.MESSAGE_ID), span -> span));
             SpanData publish = spans.get(traced.toString());
             assertThat(publish.getName()).isEqualTo("publish " + RelayHarness.TOPIC);
             assertThat(publish.getKind()).isEqualTo(SpanKind.PRODUCER);
             assertThat(publish.getTraceId()).isEqualTo(trace);
             assertThat(publish.getParentSpanId()).isEqualTo(requestSpan);
             assertThat(publish.getStatus().getStatusCode()).isEqualTo(StatusCode.UNSET);
-            assertThat(publish.getAttributes().get(PublishSpans.KEY)).isEqualTo("order-1");
+            assertThat(publish.getAttributes().get(MessagingAttributes.KEY)).isEqualTo("order-1");
             SpanData fresh = spans.get(untraced.toString());
             assertThat(fresh.getParentSpanContext().isValid()).isFalse();
             try (TopicReader reader = new TopicReader(broker.bootstrapServers(), RelayHarness.TOPIC)) {

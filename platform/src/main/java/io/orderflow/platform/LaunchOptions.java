@@ -36,34 +36,6 @@ public record LaunchOptions(
         }
     }
 
-    /** Everything but tracing, which is off. */
-    public LaunchOptions(
-            boolean help,
-            Path postgresDirectory,
-            int postgresPort,
-            Path brokerDirectory,
-            int brokerPort,
-            int metricsPort,
-            boolean services,
-            Path servicesHome,
-            int orderServicePort,
-            int relayPort,
-            int consumerPortsFrom) {
-        this(
-                help,
-                postgresDirectory,
-                postgresPort,
-                brokerDirectory,
-                brokerPort,
-                metricsPort,
-                services,
-                servicesHome,
-                orderServicePort,
-                relayPort,
-                consumerPortsFrom,
-                Tracing.OFF);
-    }
-
     public static final Path DEFAULT_POSTGRES_DIRECTORY = Path.of(".orderflow", "postgres");
     public static final Path DEFAULT_BROKER_DIRECTORY = Path.of(".orderflow", "broker");
     public static final int DEFAULT_BROKER_PORT = 9092;
@@ -100,7 +72,8 @@ public record LaunchOptions(
                 DEFAULT_SERVICES_HOME,
                 DEFAULT_ORDER_SERVICE_PORT,
                 DEFAULT_RELAY_PORT,
-                DEFAULT_CONSUMER_PORTS_FROM);
+                DEFAULT_CONSUMER_PORTS_FROM,
+                Tracing.OFF);
     }
 
     public static final String USAGE = """
@@ -173,7 +146,8 @@ public record LaunchOptions(
                 DEFAULT_SERVICES_HOME,
                 DEFAULT_ORDER_SERVICE_PORT,
                 DEFAULT_RELAY_PORT,
-                DEFAULT_CONSUMER_PORTS_FROM);
+                DEFAULT_CONSUMER_PORTS_FROM,
+                Tracing.OFF);
     }
 
     /** Accepts {@code --option value} and {@code --option=value}; a later occurrence of an option wins. */

@@ -33,7 +33,8 @@ class LaunchOptionsTest {
                 Path.of("."),
                 18080,
                 18081,
-                18082);
+                18082,
+                LaunchOptions.Tracing.OFF);
 
         assertThat(LaunchOptions.parse(
                         "--postgres-dir", "/var/tmp/pg",

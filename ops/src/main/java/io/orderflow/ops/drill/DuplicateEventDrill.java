@@ -280,20 +280,16 @@ public final class DuplicateEventDrill {
     }
 
     private String get(URI uri) throws IOException, InterruptedException {
-        return http.send(
-                        HttpRequest.newBuilder(uri)
-                                .timeout(Duration.ofSeconds(10))
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString())
-                .body();
+        return fetch(uri).body();
     }
 
     private int status(URI uri) throws IOException, InterruptedException {
+        return fetch(uri).statusCode();
+    }
+
+    private HttpResponse<String> fetch(URI uri) throws IOException, InterruptedException {
         return http.send(
-                        HttpRequest.newBuilder(uri)
-                                .timeout(Duration.ofSeconds(10))
-                                .build(),
-                        HttpResponse.BodyHandlers.discarding())
-                .statusCode();
+                HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 }
