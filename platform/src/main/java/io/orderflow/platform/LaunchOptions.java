@@ -82,7 +82,7 @@ public record LaunchOptions(
                                 [--order-service-port PORT] [--relay-port PORT] [--consumer-ports-from PORT]
                                 [--otlp-endpoint URL [--otlp-protocol grpc|http/protobuf]]
                                 [--no-services] [--help]
-                   run-platform status | stop | logs SERVICE  [--postgres-dir DIR]
+                   run-platform status | stop | logs SERVICE | kill SERVICE | start SERVICE  [--postgres-dir DIR]
 
             Starts every part of the orderflow platform that exists, on this machine and without Docker, and
             keeps it running until Ctrl-C or SIGTERM, then stops it cleanly.
@@ -121,6 +121,8 @@ public record LaunchOptions(
               logs SERVICE          a service's log, followed until Ctrl-C (order-service, outbox-relay,
                                     inventory-service, inventory-outbox-relay, notification-service,
                                     analytics-service, lag-monitor)
+              kill SERVICE          SIGKILL to a service, as a crash would; it stays down until
+              start SERVICE         starts it again with its settings and port
 
             To use an existing PostgreSQL instead of the embedded one, set
               ORDERFLOW_POSTGRES_URL       admin database URL, e.g. jdbc:postgresql://localhost:5432/postgres

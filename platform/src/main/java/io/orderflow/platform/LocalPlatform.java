@@ -57,27 +57,43 @@ public final class LocalPlatform implements AutoCloseable {
     private static final String BROKER_ADVERTISED_HOST = "localhost";
     private static final String SMTP_HOST = "127.0.0.1";
 
+    /**
+     * The consumers' group sessions: 10 s instead of Kafka's 45 s, so that a consumer killed with {@code kill -9} (a
+     * drill, a crash) hands its partitions over within seconds rather than most of a minute on a laptop.
+     */
+    private static final Map<String, String> CONSUMER_SESSIONS = Map.of(
+            "mp.messaging.incoming.orders.session.timeout.ms", "10000",
+            "mp.messaging.incoming.orders-retry.session.timeout.ms", "10000");
+
     /** Partitions of the {@code orders} topic the platform creates: room for six consumers per group. */
     static final int ORDERS_PARTITIONS = 6;
 
     private final Broker broker;
     private final LocalPostgres postgres;
     private final List<PostgresDatabase> databases;
-    private final List<ServiceProcess> services;
+    private final List<Slot> slots;
     private final GreenMail smtp;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private LocalPlatform(
-            Broker broker,
-            LocalPostgres postgres,
-            List<PostgresDatabase> databases,
-            GreenMail smtp,
-            List<ServiceProcess> services) {
+            Broker broker, LocalPostgres postgres, List<PostgresDatabase> databases, GreenMail smtp, List<Slot> slots) {
         this.broker = broker;
         this.postgres = postgres;
         this.databases = databases;
         this.smtp = smtp;
-        this.services = services;
+        this.slots = slots;
+    }
+
+    /** One service instance: how to start it, and its current process (replaced by {@link #start}). */
+    private static final class Slot {
+        final String instance;
+        final ServiceProcess.Builder builder;
+        volatile ServiceProcess process;
+
+        Slot(String instance, ServiceProcess.Builder builder) {
+            this.instance = instance;
+            this.builder = builder;
+        }
     }
 
     public static LocalPlatform start(PostgresConfiguration configuration, LaunchOptions options) {
@@ -93,7 +109,7 @@ public final class LocalPlatform implements AutoCloseable {
                 }
                 GreenMail smtp = startSmtp();
                 try {
-                    List<ServiceProcess> services = startServices(options, bootstrapServers(broker), databases, smtp);
+                    List<Slot> services = startServices(options, bootstrapServers(broker), databases, smtp);
                     return new LocalPlatform(broker, postgres, databases, smtp, services);
                 } catch (RuntimeException e) {
                     smtp.stop();
@@ -115,46 +131,65 @@ public final class LocalPlatform implements AutoCloseable {
      * topics are created first so that they get {@link #ORDERS_PARTITIONS} partitions rather than an auto-created
      * single one. If one fails to start, the ones started are stopped.
      */
-    private static List<ServiceProcess> startServices(
+    private static List<Slot> startServices(
             LaunchOptions options, String bootstrapServers, List<PostgresDatabase> databases, GreenMail smtp) {
         createTopics(bootstrapServers, Topics.ORDERS, Topics.INVENTORY);
         Path logs = options.postgresDirectory().toAbsolutePath().normalize().resolveSibling("logs");
-        List<ServiceProcess> started = new ArrayList<>();
+        List<Slot> slots = List.of(
+                new Slot(
+                        "order-service",
+                        service(options, "order-service", "order-service", options.orderServicePort(), logs)
+                                .properties(database(databases, "order-service").quarkusDatasource())),
+                new Slot(
+                        "outbox-relay",
+                        service(options, "outbox-relay", "outbox-relay", options.relayPort(), logs)
+                                .properties(database(databases, "order-service").quarkusDatasource())
+                                .property("kafka.bootstrap.servers", bootstrapServers)),
+                new Slot(
+                        "inventory-service",
+                        service(options, "inventory-service", "inventory-service", options.consumerPort(0), logs)
+                                .properties(
+                                        database(databases, "inventory-service").quarkusDatasource())
+                                .properties(CONSUMER_SESSIONS)
+                                .property("kafka.bootstrap.servers", bootstrapServers)),
+                new Slot(
+                        "inventory-outbox-relay",
+                        service(options, "outbox-relay", "inventory-outbox-relay", options.consumerPort(3), logs)
+                                .properties(
+                                        database(databases, "inventory-service").quarkusDatasource())
+                                .property("kafka.bootstrap.servers", bootstrapServers)
+                                .property("orderflow.outbox-relay.topic", Topics.INVENTORY)),
+                new Slot(
+                        "notification-service",
+                        service(options, "notification-service", "notification-service", options.consumerPort(1), logs)
+                                .properties(database(databases, "notification-service")
+                                        .quarkusDatasource())
+                                .properties(CONSUMER_SESSIONS)
+                                .property("kafka.bootstrap.servers", bootstrapServers)
+                                .property("quarkus.mailer.host", SMTP_HOST)
+                                .property(
+                                        "quarkus.mailer.port",
+                                        Integer.toString(smtp.getSmtp().getPort()))),
+                new Slot(
+                        "analytics-service",
+                        service(options, "analytics-service", "analytics-service", options.consumerPort(2), logs)
+                                .properties(
+                                        database(databases, "analytics-service").quarkusDatasource())
+                                .properties(CONSUMER_SESSIONS)
+                                .property("kafka.bootstrap.servers", bootstrapServers)),
+                new Slot(
+                        "lag-monitor",
+                        service(options, "lag-monitor", "lag-monitor", options.consumerPort(4), logs)
+                                .property("kafka.bootstrap.servers", bootstrapServers)));
+        List<Slot> started = new ArrayList<>();
         try {
-            started.add(service(options, "order-service", "order-service", options.orderServicePort(), logs)
-                    .properties(database(databases, "order-service").quarkusDatasource())
-                    .start());
-            started.add(service(options, "outbox-relay", "outbox-relay", options.relayPort(), logs)
-                    .properties(database(databases, "order-service").quarkusDatasource())
-                    .property("kafka.bootstrap.servers", bootstrapServers)
-                    .start());
-            started.add(service(options, "inventory-service", "inventory-service", options.consumerPort(0), logs)
-                    .properties(database(databases, "inventory-service").quarkusDatasource())
-                    .property("kafka.bootstrap.servers", bootstrapServers)
-                    .start());
-            started.add(service(options, "outbox-relay", "inventory-outbox-relay", options.consumerPort(3), logs)
-                    .properties(database(databases, "inventory-service").quarkusDatasource())
-                    .property("kafka.bootstrap.servers", bootstrapServers)
-                    .property("orderflow.outbox-relay.topic", Topics.INVENTORY)
-                    .start());
-            started.add(service(options, "notification-service", "notification-service", options.consumerPort(1), logs)
-                    .properties(database(databases, "notification-service").quarkusDatasource())
-                    .property("kafka.bootstrap.servers", bootstrapServers)
-                    .property("quarkus.mailer.host", SMTP_HOST)
-                    .property(
-                            "quarkus.mailer.port",
-                            Integer.toString(smtp.getSmtp().getPort()))
-                    .start());
-            started.add(service(options, "analytics-service", "analytics-service", options.consumerPort(2), logs)
-                    .properties(database(databases, "analytics-service").quarkusDatasource())
-                    .property("kafka.bootstrap.servers", bootstrapServers)
-                    .start());
-            started.add(service(options, "lag-monitor", "lag-monitor", options.consumerPort(4), logs)
-                    .property("kafka.bootstrap.servers", bootstrapServers)
-                    .start());
-            return List.copyOf(started);
+            for (Slot slot : slots) {
+                slot.process = slot.builder.start();
+                started.add(slot);
+            }
+            return slots;
         } catch (RuntimeException e) {
-            started.reversed().forEach(ServiceProcess::close);
+            started.reversed().forEach(slot -> slot.process.close());
             throw e;
         }
     }
@@ -250,9 +285,51 @@ public final class LocalPlatform implements AutoCloseable {
         return broker.node().host() + ":" + broker.node().port();
     }
 
-    /** The services started, in start order (empty with {@code --no-services}). */
+    /** The services' current processes, in start order (empty with {@code --no-services}). */
     public List<ServiceProcess> services() {
-        return services;
+        return slots.stream().map(slot -> slot.process).toList();
+    }
+
+    /** The instance names, in start order: the module's name, {@code inventory-outbox-relay} for inventory's relay. */
+    public List<String> instances() {
+        return slots.stream().map(slot -> slot.instance).toList();
+    }
+
+    /** The current process of {@code instance}. */
+    public ServiceProcess service(String instance) {
+        return slot(instance).process;
+    }
+
+    /** SIGKILL to {@code instance}'s process, as a crash would; returns once it is gone. It stays down until {@link #start}. */
+    public synchronized void kill(String instance) {
+        slot(instance).process.killNine();
+    }
+
+    /**
+     * Starts {@code instance} again, with the settings and the HTTP port it had, once its process has ended (a crash,
+     * or {@link #kill}); returns the new process once it is ready.
+     *
+     * @throws IllegalStateException if it is still running
+     * @throws IllegalArgumentException if there is no such instance
+     */
+    public synchronized ServiceProcess start(String instance) {
+        Slot slot = slot(instance);
+        if (closed.get()) {
+            throw new IllegalStateException("the platform is stopping");
+        }
+        if (slot.process.isAlive()) {
+            throw new IllegalStateException(instance + " is running (pid " + slot.process.pid() + ")");
+        }
+        slot.process = slot.builder.http("0.0.0.0", slot.process.port()).start();
+        return slot.process;
+    }
+
+    private Slot slot(String instance) {
+        return slots.stream()
+                .filter(slot -> slot.instance.equals(instance))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "no service '" + instance + "'; the services are " + String.join(", ", instances())));
     }
 
     /** The local SMTP server's port, empty without services. */
@@ -290,7 +367,9 @@ public final class LocalPlatform implements AutoCloseable {
             return;
         }
         try {
-            services.reversed().forEach(ServiceProcess::close);
+            synchronized (this) {
+                slots.reversed().forEach(slot -> slot.process.close());
+            }
             if (smtp != null) {
                 smtp.stop();
             }

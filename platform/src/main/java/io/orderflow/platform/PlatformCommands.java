@@ -26,6 +26,10 @@ import java.util.concurrent.TimeUnit;
  *       platform runs here.
  *   <li>{@code stop}: SIGTERM to the launcher, which stops everything, and waits for it. After a {@code kill -9} of
  *       the launcher its services are orphans: {@code stop} sends them SIGTERM itself. Exit code 0.
+ *   <li>{@code kill SERVICE}: SIGKILL to the service, as a crash would; {@code start SERVICE}: starts it again with
+ *       its settings and port once it has ended, returning when it is ready. Both go through the launcher's
+ *       {@link PlatformControl} port. Exit code 0 when done, 1 when refused (a start of a running service), 2 for an
+ *       unknown service, 3 when no platform runs here.
  *   <li>{@code logs SERVICE}: the last 100 lines of the service's log, then every new line until Ctrl-C. Exit code 2
  *       for a name that is not one of the platform's services.
  * </ul>
@@ -34,7 +38,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class PlatformCommands {
 
-    static final List<String> COMMANDS = List.of("status", "stop", "logs");
+    static final List<String> COMMANDS = List.of("status", "stop", "logs", "kill", "start");
     private static final Duration STOP_WAIT = Duration.ofSeconds(90);
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -62,6 +66,14 @@ final class PlatformCommands {
                     yield 2;
                 }
                 yield logs(operands.getFirst());
+            }
+            case "kill", "start" -> {
+                if (operands.size() != 1) {
+                    err.println("Usage: run-platform " + command + " SERVICE (one of "
+                            + String.join(", ", serviceNames()) + ")");
+                    yield 2;
+                }
+                yield control(command, operands.getFirst());
             }
             default -> throw new IllegalArgumentException("not a command: " + command);
         };
@@ -135,6 +147,31 @@ final class PlatformCommands {
         PlatformState.delete(stateFile);
         out.println("orderflow platform stopped.");
         return 0;
+    }
+
+    private int control(String action, String service) throws InterruptedException {
+        Optional<PlatformState> read = PlatformState.read(stateFile);
+        if (read.isEmpty() || !read.get().launcherAlive() || read.get().control() == null) {
+            out.println("orderflow platform is not running here (or still starting).");
+            return 3;
+        }
+        try {
+            HttpResponse<String> answer = HTTP.send(
+                    HttpRequest.newBuilder(read.get().control().resolve("/services/" + service + "/" + action))
+                            .timeout(Duration.ofMinutes(3))
+                            .POST(HttpRequest.BodyPublishers.noBody())
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            (answer.statusCode() == 200 ? out : err).print(answer.body());
+            return switch (answer.statusCode()) {
+                case 200 -> 0;
+                case 404 -> 2;
+                default -> 1;
+            };
+        } catch (IOException e) {
+            err.println("The launcher's control port did not answer: " + e.getMessage());
+            return 1;
+        }
     }
 
     private int logs(String service) throws InterruptedException {

@@ -17,7 +17,8 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>Starts a {@link LocalPlatform}, prints a {@link StartupReport} and a final line saying it is ready (scripts
  * wait for "is ready"), then parks the main thread. A service that exits on its own while the platform runs is
- * reported at once, with the end of its log; it is not restarted.
+ * reported at once, with the end of its log; it is not restarted by itself, but {@code ./run-platform start SERVICE}
+ * (through the {@link PlatformControl} port) starts it again, and {@code kill SERVICE} crashes it on purpose.
  *
  * <p><b>Stopping.</b> The shutdown hook is installed before anything starts, so Ctrl-C or SIGTERM at any moment,
  * start-up included, stops what has started: the whole platform once it is up, else every service process started so
@@ -74,7 +75,7 @@ public final class PlatformLauncher {
                         },
                         "platform-shutdown"));
         long pid = ProcessHandle.current().pid();
-        new PlatformState(pid, List.of()).write(stateFile);
+        new PlatformState(pid, null, List.of()).write(stateFile);
 
         LocalPlatform platform;
         try {
@@ -88,22 +89,15 @@ public final class PlatformLauncher {
             return;
         }
         running.set(platform);
-        new PlatformState(
-                        pid,
-                        platform.services().stream()
-                                .map(service -> new PlatformState.Service(
-                                        instance(service), service.pid(), service.baseUri(), service.logFile()))
-                                .toList())
-                .write(stateFile);
+        AtomicReference<PlatformControl> control = new AtomicReference<>();
+        Runnable writeState = () -> new PlatformState(pid, control.get().uri(), services(platform)).write(stateFile);
+        control.set(PlatformControl.start(platform, process -> {
+            watch(platform, process, stopping);
+            writeState.run();
+        }));
+        writeState.run();
         for (ServiceProcess service : platform.services()) {
-            service.onExit().thenAccept(code -> {
-                if (!stopping.get()) {
-                    System.err.printf(
-                            "%norderflow platform: %s (pid %d) exited with code %d and is not restarted;"
-                                    + " ./run-platform status shows it. The end of %s:%n%s%n%n",
-                            instance(service), service.pid(), code, service.logFile(), service.tail(20));
-                }
-            });
+            watch(platform, service, stopping);
         }
 
         out.print(StartupReport.render(platform));
@@ -113,10 +107,29 @@ public final class PlatformLauncher {
         new CountDownLatch(1).await(); // until the JVM shuts down; the hook does the stopping
     }
 
-    /** The service's instance name, its log file's ({@code inventory-outbox-relay} for inventory's relay). */
-    private static String instance(ServiceProcess service) {
-        String file = service.logFile().getFileName().toString();
-        return file.endsWith(".log") ? file.substring(0, file.length() - ".log".length()) : file;
+    private static List<PlatformState.Service> services(LocalPlatform platform) {
+        List<PlatformState.Service> services = new ArrayList<>();
+        List<String> instances = platform.instances();
+        for (int i = 0; i < instances.size(); i++) {
+            ServiceProcess process = platform.services().get(i);
+            services.add(
+                    new PlatformState.Service(instances.get(i), process.pid(), process.baseUri(), process.logFile()));
+        }
+        return services;
+    }
+
+    /** Reports {@code process} if it exits while the platform runs (a crash, or a kill on request). */
+    private static void watch(LocalPlatform platform, ServiceProcess process, AtomicBoolean stopping) {
+        String instance = platform.instances().get(platform.services().indexOf(process));
+        process.onExit().thenAccept(code -> {
+            if (!stopping.get()) {
+                System.err.printf(
+                        "%norderflow platform: %s (pid %d) exited with code %d and is not restarted;"
+                                + " ./run-platform status shows it, ./run-platform start %s starts it again."
+                                + " The end of %s:%n%s%n%n",
+                        instance, process.pid(), code, instance, process.logFile(), process.tail(20));
+            }
+        });
     }
 
     /** {@code status}, {@code stop} or {@code logs SERVICE}, with an optional {@code --postgres-dir DIR}. */

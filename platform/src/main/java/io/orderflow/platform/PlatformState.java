@@ -19,14 +19,15 @@ import java.util.Properties;
  * services are up, each service's name, pid, base URL and log file.
  *
  * <p><b>Format.</b> A Java properties file, {@code platform.state} beside the PostgreSQL directory
- * ({@code .orderflow/platform.state} by default): {@code launcher.pid}, then {@code service.N.name}, {@code .pid},
+ * ({@code .orderflow/platform.state} by default): {@code launcher.pid}, {@code control.url} once the services are up
+ * ({@link PlatformControl}), then {@code service.N.name}, {@code .pid},
  * {@code .url} and {@code .log} for N = 0, 1, ... in start order. Written whole to a temporary file and renamed, so a
  * reader sees the old state or the new one, never half of one.
  *
  * <p><b>Crash behaviour.</b> The launcher deletes the file when it stops cleanly; after {@code kill -9} the file stays
  * and names a launcher pid that is no longer alive, which readers take as "not running". Immutable.
  */
-record PlatformState(long launcherPid, List<Service> services) {
+record PlatformState(long launcherPid, URI control, List<Service> services) {
 
     /** One service process of the platform. */
     record Service(String name, long pid, URI url, Path log) {}
@@ -52,6 +53,9 @@ record PlatformState(long launcherPid, List<Service> services) {
     void write(Path file) {
         Properties properties = new Properties();
         properties.setProperty("launcher.pid", Long.toString(launcherPid));
+        if (control != null) {
+            properties.setProperty("control.url", control.toString());
+        }
         for (int i = 0; i < services.size(); i++) {
             Service service = services.get(i);
             properties.setProperty("service." + i + ".name", service.name());
@@ -90,7 +94,11 @@ record PlatformState(long launcherPid, List<Service> services) {
                     URI.create(properties.getProperty("service." + i + ".url")),
                     Path.of(properties.getProperty("service." + i + ".log"))));
         }
-        return Optional.of(new PlatformState(Long.parseLong(properties.getProperty("launcher.pid")), services));
+        String control = properties.getProperty("control.url");
+        return Optional.of(new PlatformState(
+                Long.parseLong(properties.getProperty("launcher.pid")),
+                control == null ? null : URI.create(control),
+                services));
     }
 
     static void delete(Path file) {

@@ -174,7 +174,7 @@ class PlatformLauncherProcessTest {
     }
 
     @Test
-    void statusLogsAndStopAnswerFromAnotherTerminalAndACrashedServiceIsReported() throws Exception {
+    void statusLogsKillStartAndStopAnswerFromAnotherTerminalAndACrashedServiceIsReported() throws Exception {
         Path log = output.resolve("launcher.log");
         Process launcher = platform(log);
         await().atMost(WITHIN).until(() -> read(log).contains(PlatformLauncher.READY) || !launcher.isAlive());
@@ -202,12 +202,26 @@ class PlatformLauncherProcessTest {
                 .filter(service -> service.name().equals("analytics-service"))
                 .findFirst()
                 .orElseThrow();
-        ProcessHandle.of(analytics.pid()).orElseThrow().destroyForcibly(); // kill -9
+        Path kill = output.resolve("kill.log");
+        assertThat(command(kill, "kill", "analytics-service")).as(read(kill)).isZero();
+        assertThat(alive(analytics.pid())).isFalse();
         await().atMost(WITHIN)
                 .until(() -> read(log).contains("analytics-service (pid " + analytics.pid() + ") exited with code"));
         Path afterCrash = output.resolve("status-after-crash.log");
         assertThat(command(afterCrash, "status")).isEqualTo(1);
         assertThat(read(afterCrash)).containsPattern("(?m)^  analytics-service +\\d+ +exited ");
+
+        Path start = output.resolve("start.log");
+        assertThat(command(start, "start", "analytics-service")).as(read(start)).isZero();
+        assertThat(read(start)).contains("started analytics-service");
+        Path restarted = output.resolve("status-restarted.log");
+        assertThat(command(restarted, "status")).as(read(restarted)).isZero();
+        assertThat(read(restarted))
+                .containsPattern("(?m)^  analytics-service +\\d+ +running +ready +" + analytics.url());
+        Path refused = output.resolve("start-running.log");
+        assertThat(command(refused, "start", "order-service")).isEqualTo(1);
+        assertThat(read(refused)).contains("order-service is running");
+        state = PlatformState.read(PlatformState.file(POSTGRES_DIRECTORY)).orElseThrow();
 
         Path stop = output.resolve("stop.log");
         assertThat(command(stop, "stop")).as(read(stop)).isZero();

@@ -1,7 +1,11 @@
 package io.orderflow.ops.drill;
 
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code ops/drill NAME [options]}: runs one failure drill against a running platform and prints its report
@@ -18,6 +22,11 @@ public final class DrillMain {
             Drills:
               duplicate-event   the same event published twice, and a relay re-sending a batch: one effect
                                 everywhere (--orders N: orders of the drill, default 20)
+              crash-consumer    kill -9 a consumer service while orders stream in, start it again: the others
+                                keep up, it resumes from its committed offsets, no order lost, no double effect
+                                (--victim inventory-service|notification-service|analytics-service, default
+                                inventory-service; --rate N orders/s, default 20; --duration SECONDS, default 60;
+                                --control URL: the launcher's control port, default from .orderflow/platform.state)
 
             Where the platform is (defaults: the ports ./run-platform uses):
             """ + DrillTarget.OPTIONS;
@@ -45,6 +54,24 @@ public final class DrillMain {
             case DuplicateEventDrill.NAME ->
                 report =
                         new DuplicateEventDrill(target, Integer.parseInt(options.getOrDefault("--orders", "20"))).run();
+            case CrashConsumerDrill.NAME -> {
+                Optional<ServiceControl> control = options.containsKey("--control")
+                        ? Optional.of(ServiceControl.launcher(URI.create(options.get("--control"))))
+                        : ServiceControl.fromStateFile(Path.of(".orderflow", "platform.state"));
+                if (control.isEmpty()) {
+                    System.err.println("No running ./run-platform found (.orderflow/platform.state); give --control"
+                            + " URL. With docker compose, kill and start the container yourself.");
+                    System.exit(2);
+                    return;
+                }
+                report = new CrashConsumerDrill(
+                                target,
+                                control.get(),
+                                options.getOrDefault("--victim", "inventory-service"),
+                                Integer.parseInt(options.getOrDefault("--rate", "20")),
+                                Duration.ofSeconds(Long.parseLong(options.getOrDefault("--duration", "60"))))
+                        .run();
+            }
             default -> {
                 System.err.println("No drill named '" + args[0] + "'.\n\n" + USAGE);
                 System.exit(2);

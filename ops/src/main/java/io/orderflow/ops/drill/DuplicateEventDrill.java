@@ -1,14 +1,7 @@
 package io.orderflow.ops.drill;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.orderflow.contracts.Topics;
-import io.orderflow.ops.bench.orders.PrometheusText;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -19,7 +12,6 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -51,40 +43,39 @@ public final class DuplicateEventDrill {
 
     private final DrillTarget target;
     private final int orderCount;
-    private final HttpClient http =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private final ObjectMapper json = new ObjectMapper();
+    private final PlatformProbe probe;
 
     public DuplicateEventDrill(DrillTarget target, int orderCount) {
         this.target = target;
         this.orderCount = orderCount;
+        this.probe = new PlatformProbe(target);
     }
 
     public DrillReport run() throws Exception {
         DrillReport report = new DrillReport(NAME);
-        List<String> groups =
-                List.copyOf(target.consumers().keySet()).stream().sorted().toList();
+        List<String> groups = target.consumers().keySet().stream().sorted().toList();
         LagWatch lag = new LagWatch(target.lagMonitor(), Topics.ORDERS, groups);
         String sku = "sku-" + (1 + ThreadLocalRandom.current().nextInt(1_000));
         long startedMillis = System.currentTimeMillis() - 1_000;
 
         List<String> orders = new ArrayList<>();
         for (int i = 0; i < orderCount; i++) {
-            orders.add(placeOrder(sku));
+            orders.add(probe.placeOrder("drill-duplicate", sku));
         }
         report.step("placed " + orderCount + " orders of " + sku + " through POST /orders");
-        awaitWhileWatching(lag, () -> orders.stream().allMatch(this::processedEverywhere) && lag.allCaughtUp());
+        PlatformProbe.awaitWhileWatching(
+                lag, WITHIN, () -> orders.stream().allMatch(probe::processed) && lag.allCaughtUp());
         report.step("waited until inventory reserved, notification recorded a mail for, and every group committed"
                 + " past each of them");
 
         Map<String, String> reservations = new LinkedHashMap<>();
         Map<String, Integer> mails = new LinkedHashMap<>();
         for (String order : orders) {
-            reservations.put(order, get(target.inventoryService().resolve("/reservations/" + order)));
-            mails.put(order, json.readTree(get(notifications(order))).size());
+            reservations.put(order, probe.reservation(order));
+            mails.put(order, probe.mails(order));
         }
-        JsonNode stockBefore = json.readTree(get(target.inventoryService().resolve("/inventory/" + sku)));
-        Map<String, Double> duplicatesBefore = duplicates();
+        JsonNode stockBefore = probe.stock(sku);
+        Map<String, Double> duplicatesBefore = probe.duplicates();
 
         List<ConsumerRecord<byte[], byte[]>> published = read(Set.copyOf(orders), startedMillis);
         int resent = resend(published);
@@ -92,7 +83,8 @@ public final class DuplicateEventDrill {
                 + published.getFirst().offset() + " once more, then all " + published.size()
                 + " of the drill's records again in log order: " + resent + " copies");
 
-        awaitWhileWatching(lag, () -> lag.allCaughtUp() && duplicatesSince(duplicatesBefore, resent));
+        PlatformProbe.awaitWhileWatching(
+                lag, WITHIN, () -> lag.allCaughtUp() && duplicatesSince(duplicatesBefore, resent));
         report.step("waited until every group had committed past the copies");
         for (int i = 0; i < 3; i++) {
             lag.sample(); // a few readings after the copies, so the chart shows the groups at rest
@@ -102,15 +94,14 @@ public final class DuplicateEventDrill {
         List<String> changedReservations = new ArrayList<>();
         List<String> changedMails = new ArrayList<>();
         for (String order : orders) {
-            if (!get(target.inventoryService().resolve("/reservations/" + order))
-                    .equals(reservations.get(order))) {
+            if (!reservations.get(order).equals(probe.reservation(order))) {
                 changedReservations.add(order);
             }
-            if (json.readTree(get(notifications(order))).size() != mails.get(order)) {
+            if (probe.mails(order) != mails.get(order)) {
                 changedMails.add(order);
             }
         }
-        JsonNode stockAfter = json.readTree(get(target.inventoryService().resolve("/inventory/" + sku)));
+        JsonNode stockAfter = probe.stock(sku);
         report.check(
                 "inventory-service reserved each order once",
                 changedReservations.isEmpty() && stockAfter.equals(stockBefore),
@@ -121,7 +112,7 @@ public final class DuplicateEventDrill {
                 changedMails.isEmpty(),
                 changedMails.size() + " of " + orderCount + " orders have another number of mails than before ("
                         + mails.values().stream().mapToInt(Integer::intValue).sum() + " mails before)");
-        Map<String, Double> duplicatesAfter = duplicates();
+        Map<String, Double> duplicatesAfter = probe.duplicates();
         for (String group : groups) {
             double counted = duplicatesAfter.get(group) - duplicatesBefore.get(group);
             report.check(
@@ -140,57 +131,11 @@ public final class DuplicateEventDrill {
         return report;
     }
 
-    private URI notifications(String order) {
-        return target.notificationService().resolve("/notifications?orderId=" + order);
-    }
-
-    private String placeOrder(String sku) throws IOException, InterruptedException {
-        HttpResponse<String> created = http.send(
-                HttpRequest.newBuilder(target.orderService().resolve("/orders"))
-                        .timeout(Duration.ofSeconds(30))
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString("{\"customerId\":\"drill-duplicate\","
-                                + "\"currency\":\"EUR\",\"items\":[{\"sku\":\"" + sku
-                                + "\",\"quantity\":1,\"unitPrice\":\"1.00\"}]}"))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
-        if (created.statusCode() != 201) {
-            throw new IllegalStateException("POST /orders answered " + created.statusCode() + ": " + created.body());
-        }
-        return json.readTree(created.body()).get("id").asText();
-    }
-
-    private boolean processedEverywhere(String order) {
-        try {
-            return status(target.inventoryService().resolve("/reservations/" + order)) == 200
-                    && json.readTree(get(notifications(order))).size() > 0;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
-    /** Each consuming service's count of records it skipped as duplicates, by group. */
-    private Map<String, Double> duplicates() throws IOException, InterruptedException {
-        Map<String, Double> counts = new HashMap<>();
-        for (Map.Entry<String, URI> service : target.consumers().entrySet()) {
-            String metrics = get(service.getValue().resolve("/q/metrics"));
-            counts.put(
-                    service.getKey(),
-                    PrometheusText.value(metrics, "orderflow_consumer_events_total", "outcome=\"duplicate\"")
-                            .orElse(0));
-        }
-        return counts;
-    }
-
     private boolean duplicatesSince(Map<String, Double> before, int copies) {
         try {
-            Map<String, Double> now = duplicates();
-            return before.keySet().stream().allMatch(group -> now.get(group) - before.get(group) >= copies);
-        } catch (IOException e) {
-            return false;
+            Map<String, Double> now = probe.duplicates();
+            return before.keySet().stream()
+                    .allMatch(group -> now.getOrDefault(group, 0.0) - before.get(group) >= copies);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
@@ -262,34 +207,5 @@ public final class DuplicateEventDrill {
             }
         }
         return copies.size();
-    }
-
-    /** Samples the lag once a second until {@code done} or {@link #WITHIN} has passed (then fails). */
-    private static void awaitWhileWatching(LagWatch lag, BooleanSupplier done) throws InterruptedException {
-        long deadline = System.nanoTime() + WITHIN.toNanos();
-        while (true) {
-            lag.sample();
-            if (done.getAsBoolean()) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("the platform did not get there within " + WITHIN.toSeconds() + " s");
-            }
-            Thread.sleep(1_000); // the drill's reading cadence: one lag reading a second
-        }
-    }
-
-    private String get(URI uri) throws IOException, InterruptedException {
-        return fetch(uri).body();
-    }
-
-    private int status(URI uri) throws IOException, InterruptedException {
-        return fetch(uri).statusCode();
-    }
-
-    private HttpResponse<String> fetch(URI uri) throws IOException, InterruptedException {
-        return http.send(
-                HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).build(),
-                HttpResponse.BodyHandlers.ofString());
     }
 }

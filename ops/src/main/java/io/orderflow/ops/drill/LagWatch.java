@@ -74,6 +74,11 @@ public final class LagWatch {
         return true;
     }
 
+    /** Seconds since the watch began: the time axis of its readings. */
+    public double seconds() {
+        return (System.nanoTime() - startedNanos) / 1e9;
+    }
+
     /** The latest reading of {@code group}, if any. */
     public Optional<Reading> latest(String group) {
         List<Reading> list = readings.get(group);

@@ -1,0 +1,184 @@
+package io.orderflow.ops.drill;
+
+import io.orderflow.contracts.Topics;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * {@code crash-consumer}: {@code kill -9} of one consumer service while orders stream in. The other groups must keep
+ * up as if nothing happened; the crashed one, started again, must resume from its committed offsets (redelivering at
+ * most what it processed since its last commit, which it skips as duplicates), and in the end no order may be lost
+ * and none have a double effect.
+ *
+ * <p>Orders of one random SKU, one unit each, go to order-service at {@code rate} per second for {@code duration}. A
+ * third of the way in the victim (inventory-service by default) is killed through {@link ServiceControl}; two thirds
+ * of the way in it is started again. The lag monitor is read once a second throughout. Checks: the other groups' lag
+ * during the outage stayed within what they showed before plus six seconds of orders (the commit interval and a
+ * reading's); the victim's lag grew while it was down and drained to 0; every accepted order has a reservation and a
+ * mail; the SKU's reserved stock rose by exactly the number of accepted orders and every order has exactly one mail;
+ * the victim skipped as duplicates at most six seconds of orders (it did not start over from the beginning).
+ */
+public final class CrashConsumerDrill {
+
+    public static final String NAME = "crash-consumer";
+    private static final Duration WITHIN = Duration.ofSeconds(180);
+    /** Lag a healthy group may show: the commit interval (5 s) plus one reading interval, of orders. */
+    private static final int SLACK_SECONDS = 6;
+
+    private final DrillTarget target;
+    private final ServiceControl control;
+    private final String victim;
+    private final int rate;
+    private final Duration duration;
+    private final PlatformProbe probe;
+
+    public CrashConsumerDrill(DrillTarget target, ServiceControl control, String victim, int rate, Duration duration) {
+        if (!target.consumers().containsKey(victim)) {
+            throw new IllegalArgumentException(
+                    "the victim must be one of " + target.consumers().keySet() + ", was " + victim);
+        }
+        this.target = target;
+        this.control = control;
+        this.victim = victim;
+        this.rate = rate;
+        this.duration = duration;
+        this.probe = new PlatformProbe(target);
+    }
+
+    public DrillReport run() throws Exception {
+        DrillReport report = new DrillReport(NAME);
+        List<String> groups = target.consumers().keySet().stream().sorted().toList();
+        List<String> others =
+                groups.stream().filter(group -> !group.equals(victim)).toList();
+        LagWatch lag = new LagWatch(target.lagMonitor(), Topics.ORDERS, groups);
+        String sku = "sku-" + (1 + ThreadLocalRandom.current().nextInt(1_000));
+        long reservedBefore = probe.stock(sku).path("reserved").asLong();
+        double victimDuplicatesBefore = probe.duplicates().getOrDefault(victim, 0.0);
+
+        Queue<String> accepted = new ConcurrentLinkedQueue<>();
+        AtomicInteger refused = new AtomicInteger();
+        double killedAt;
+        double restartedAt;
+        long start = System.nanoTime();
+        long total = rate * duration.toSeconds();
+        try (ExecutorService orders = Executors.newVirtualThreadPerTaskExecutor()) {
+            Thread load = Thread.ofPlatform().name("crash-consumer-load").start(() -> {
+                for (long i = 0; i < total; i++) {
+                    long due = start + i * 1_000_000_000L / rate;
+                    try {
+                        sleepUntil(due);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    orders.execute(() -> {
+                        try {
+                            accepted.add(probe.placeOrder("drill-crash", sku));
+                        } catch (IOException e) {
+                            refused.incrementAndGet();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    });
+                }
+            });
+            report.step("sent " + rate + " orders/s of " + sku + " for " + duration.toSeconds() + " s");
+
+            watchUntil(lag, start + duration.toNanos() / 3);
+            control.kill(victim);
+            killedAt = lag.seconds();
+            report.step(String.format("killed %s with SIGKILL at %.1f s", victim, killedAt));
+
+            watchUntil(lag, start + 2 * duration.toNanos() / 3);
+            restartedAt = lag.seconds();
+            control.start(victim);
+            report.step(String.format(
+                    "started %s again at %.1f s; ready after %.1f s",
+                    victim, restartedAt, lag.seconds() - restartedAt));
+            load.join();
+        }
+        List<String> orders = new ArrayList<>(accepted);
+        report.step(orders.size() + " orders accepted, " + refused.get() + " refused or unanswered");
+        PlatformProbe.awaitWhileWatching(
+                lag, WITHIN, () -> lag.allCaughtUp() && orders.stream().allMatch(probe::processed));
+        report.step("waited until every group had caught up and every order was processed");
+        report.chart(lag.chart(60));
+
+        for (String group : others) {
+            long before = maxLag(lag, group, 0, killedAt);
+            long during = maxLag(lag, group, killedAt, restartedAt);
+            report.check(
+                    group + " kept up while " + victim + " was down",
+                    during <= before + (long) rate * SLACK_SECONDS,
+                    "largest lag " + during + " records while it was down, " + before + " before (allowed: " + before
+                            + " + " + rate * SLACK_SECONDS + ")");
+        }
+        long victimDuring = maxLag(lag, victim, killedAt, restartedAt);
+        report.check(
+                victim + "'s lag grew while it was down and drained after its restart",
+                victimDuring > 0 && lag.latest(victim).map(r -> r.lag() == 0).orElse(false),
+                "largest lag " + victimDuring + " records; last "
+                        + lag.latest(victim).map(LagWatch.Reading::lag).orElse(-1L));
+        int lost = 0;
+        int mailsOff = 0;
+        for (String order : orders) {
+            if (probe.reservation(order) == null) {
+                lost++;
+            }
+            if (probe.mails(order) != 1) {
+                mailsOff++;
+            }
+        }
+        long reserved = probe.stock(sku).path("reserved").asLong() - reservedBefore;
+        report.check(
+                "no order lost",
+                lost == 0 && refused.get() == 0,
+                lost + " of " + orders.size() + " accepted orders without a reservation; " + refused.get()
+                        + " orders refused");
+        report.check(
+                "no double effect",
+                reserved == orders.size() && mailsOff == 0,
+                sku + " reserved " + reserved + " more units for " + orders.size() + " orders of one unit; " + mailsOff
+                        + " orders with other than one mail");
+        double redelivered = probe.duplicates().getOrDefault(victim, 0.0) - victimDuplicatesBefore;
+        report.check(
+                victim + " resumed from its committed offsets",
+                redelivered <= (double) rate * SLACK_SECONDS,
+                String.format(
+                        "%.0f records redelivered and skipped as duplicates after the restart (at most %d: %d s of"
+                                + " orders)",
+                        redelivered, rate * SLACK_SECONDS, SLACK_SECONDS));
+        return report;
+    }
+
+    /** Reads the lag once a second until {@code until} (a {@link System#nanoTime()}). */
+    private static void watchUntil(LagWatch lag, long until) throws InterruptedException {
+        while (System.nanoTime() < until) {
+            lag.sample();
+            sleepUntil(Math.min(until, System.nanoTime() + 1_000_000_000L));
+        }
+    }
+
+    /** The largest lag of {@code group} read between {@code fromSeconds} and {@code toSeconds} of the watch. */
+    private static long maxLag(LagWatch lag, String group, double fromSeconds, double toSeconds) {
+        return lag.readings().getOrDefault(group, List.of()).stream()
+                .filter(r -> r.atSeconds() >= fromSeconds && r.atSeconds() <= toSeconds)
+                .mapToLong(LagWatch.Reading::lag)
+                .max()
+                .orElse(0);
+    }
+
+    private static void sleepUntil(long nanoTime) throws InterruptedException {
+        long wait;
+        while ((wait = nanoTime - System.nanoTime()) > 0) {
+            Thread.sleep(Duration.ofNanos(wait)); // the drill's timeline: orders due, kill, restart
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package io.orderflow.ops.drill;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * How a drill crashes a service and brings it back: SIGKILL to its process, then a start with the same settings once it
+ * has ended. Against {@code ./run-platform} that is the launcher's control port ({@link #launcher}); tests use the
+ * platform object they hold.
+ */
+public interface ServiceControl {
+
+    void kill(String service) throws IOException, InterruptedException;
+
+    /** Starts the service again; returns once it is ready. */
+    void start(String service) throws IOException, InterruptedException;
+
+    /** The control port of the launcher whose state file is {@code stateFile} ({@code .orderflow/platform.state}). */
+    static Optional<ServiceControl> fromStateFile(Path stateFile) throws IOException {
+        if (!Files.isRegularFile(stateFile)) {
+            return Optional.empty();
+        }
+        Properties state = new Properties();
+        try (var reader = Files.newBufferedReader(stateFile, StandardCharsets.UTF_8)) {
+            state.load(reader);
+        }
+        String url = state.getProperty("control.url");
+        return url == null ? Optional.empty() : Optional.of(launcher(URI.create(url)));
+    }
+
+    /** {@code POST /services/{service}/kill} and {@code /start} on a launcher's control port. */
+    static ServiceControl launcher(URI control) {
+        HttpClient http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        return new ServiceControl() {
+            @Override
+            public void kill(String service) throws IOException, InterruptedException {
+                post(service, "kill");
+            }
+
+            @Override
+            public void start(String service) throws IOException, InterruptedException {
+                post(service, "start");
+            }
+
+            private void post(String service, String action) throws IOException, InterruptedException {
+                HttpResponse<String> answer = http.send(
+                        HttpRequest.newBuilder(control.resolve("/services/" + service + "/" + action))
+                                .timeout(Duration.ofMinutes(3))
+                                .POST(HttpRequest.BodyPublishers.noBody())
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (answer.statusCode() != 200) {
+                    throw new IOException(action + " " + service + ": " + answer.statusCode() + " " + answer.body());
+                }
+            }
+        };
+    }
+}

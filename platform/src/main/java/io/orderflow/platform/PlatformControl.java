@@ -1,0 +1,102 @@
+package io.orderflow.platform;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.orderflow.process.ServiceProcess;
+import io.orderflow.process.ServiceStartException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.function.Consumer;
+
+/**
+ * The running launcher's control port, on loopback only, for {@code ./run-platform kill SERVICE} and {@code start
+ * SERVICE} and for the drills: {@code POST /services/{instance}/kill} ends the service's process with SIGKILL, as a
+ * crash would; {@code POST /services/{instance}/start} starts it again with its settings and port once it has ended,
+ * answering when it is ready. Answers are one line of text: 200, 404 for an unknown service, 409 for a start of a
+ * running one, 500 when a start fails (with the end of its log). Its address is in {@link PlatformState}.
+ *
+ * <p>Thread-safe: the JDK's server runs one request at a time on its thread; {@link LocalPlatform} serialises
+ * kills and starts.
+ */
+final class PlatformControl implements AutoCloseable {
+
+    private final HttpServer server;
+
+    private PlatformControl(HttpServer server) {
+        this.server = server;
+    }
+
+    /** Serves {@code platform}; {@code started} hears of every process a start made. */
+    static PlatformControl start(LocalPlatform platform, Consumer<ServiceProcess> started) {
+        HttpServer server;
+        try {
+            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot open the launcher's control port", e);
+        }
+        server.createContext("/services/", exchange -> handle(platform, started, exchange));
+        server.start();
+        return new PlatformControl(server);
+    }
+
+    URI uri() {
+        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+    }
+
+    private static void handle(LocalPlatform platform, Consumer<ServiceProcess> started, HttpExchange exchange)
+            throws IOException {
+        try (exchange) {
+            String[] path = exchange.getRequestURI().getPath().split("/"); // "", "services", instance, action
+            if (!exchange.getRequestMethod().equals("POST") || path.length != 4) {
+                answer(exchange, 404, "POST /services/{service}/kill or /services/{service}/start");
+                return;
+            }
+            String instance = path[2];
+            if (!platform.instances().contains(instance)) {
+                answer(
+                        exchange,
+                        404,
+                        "no service '" + instance + "'; the services are " + String.join(", ", platform.instances()));
+                return;
+            }
+            switch (path[3]) {
+                case "kill" -> {
+                    long pid = platform.service(instance).pid();
+                    platform.kill(instance);
+                    answer(exchange, 200, "killed " + instance + " (pid " + pid + ") with SIGKILL");
+                }
+                case "start" -> {
+                    try {
+                        ServiceProcess process = platform.start(instance);
+                        started.accept(process);
+                        answer(
+                                exchange,
+                                200,
+                                "started " + instance + " (pid " + process.pid() + ") on " + process.baseUri());
+                    } catch (IllegalStateException e) {
+                        answer(exchange, 409, e.getMessage());
+                    } catch (ServiceStartException e) {
+                        answer(exchange, 500, e.getMessage());
+                    }
+                }
+                default -> answer(exchange, 404, "POST /services/{service}/kill or /services/{service}/start");
+            }
+        }
+    }
+
+    private static void answer(HttpExchange exchange, int status, String text) throws IOException {
+        byte[] body = (text + "\n").getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
+        exchange.sendResponseHeaders(status, body.length);
+        exchange.getResponseBody().write(body);
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}
