@@ -10,11 +10,9 @@ import io.orderflow.contracts.EventCatalog;
 import io.orderflow.contracts.EventCodec;
 import io.orderflow.contracts.EventEnvelope;
 import io.orderflow.contracts.Topics;
-import io.orderflow.ops.drill.CrashConsumerDrill;
 import io.orderflow.ops.drill.DrillReport;
 import io.orderflow.ops.drill.DrillTarget;
 import io.orderflow.ops.drill.DuplicateEventDrill;
-import io.orderflow.ops.drill.ServiceControl;
 import io.orderflow.postgres.PostgresConfiguration;
 import io.orderflow.process.ServiceProcess;
 import java.net.URI;
@@ -170,33 +168,6 @@ class PlatformEndToEndTest {
      * {@code ops/drill duplicate-event}'s short version on the running platform: the same event twice and a batch
      * re-sent, one effect everywhere, every copy counted as a duplicate by each group.
      */
-    /**
-     * {@code ops/drill crash-consumer}'s short version: inventory-service killed with SIGKILL while orders stream in,
-     * started again; the other groups keep up, nothing is lost or applied twice.
-     */
-    @Test
-    void theCrashConsumerDrillPasses() throws Exception {
-        ServiceControl control = new ServiceControl() {
-            @Override
-            public void kill(String service) {
-                platform.kill(service);
-            }
-
-            @Override
-            public void start(String service) {
-                platform.start(service);
-            }
-        };
-
-        DrillReport report =
-                new CrashConsumerDrill(drillTarget(), control, "inventory-service", 10, Duration.ofSeconds(15)).run();
-
-        String text = report.render();
-        assertThat(report.passed()).as(text).isTrue();
-        assertThat(text).contains("killed inventory-service with SIGKILL", "no order lost", "no double effect");
-        assertThat(platform.services()).allMatch(ServiceProcess::isAlive);
-    }
-
     private static DrillTarget drillTarget() {
         return new DrillTarget(
                 service("order-service").baseUri(),
@@ -209,15 +180,7 @@ class PlatformEndToEndTest {
 
     @Test
     void theDuplicateEventDrillPasses() throws Exception {
-        DrillTarget target = new DrillTarget(
-                service("order-service").baseUri(),
-                service("inventory-service").baseUri(),
-                service("notification-service").baseUri(),
-                service("analytics-service").baseUri(),
-                service("lag-monitor").baseUri(),
-                platform.bootstrapServers());
-
-        DrillReport report = new DuplicateEventDrill(target, 5).run();
+        DrillReport report = new DuplicateEventDrill(drillTarget(), 5).run();
 
         String text = report.render();
         assertThat(report.passed()).as(text).isTrue();

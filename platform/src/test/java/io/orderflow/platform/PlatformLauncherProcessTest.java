@@ -3,6 +3,10 @@ package io.orderflow.platform;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.orderflow.ops.drill.CrashConsumerDrill;
+import io.orderflow.ops.drill.DrillReport;
+import io.orderflow.ops.drill.DrillTarget;
+import io.orderflow.ops.drill.ServiceControl;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The launcher as a user runs it, in a process of its own from the repository's root, with the packaged services:
  * stopped by SIGTERM in the middle of its start, and started fully, asked for its {@code status} and {@code logs},
- * told that a service crashed, and stopped with {@code stop}. Every process it started is gone afterwards.
+ * put through {@code ops/drill crash-consumer} over its control port, told that a service crashed, asked to start it
+ * again, and stopped with {@code stop}. Every process it started is gone afterwards.
  */
 class PlatformLauncherProcessTest {
 
@@ -151,6 +156,14 @@ class PlatformLauncherProcessTest {
         }
     }
 
+    private static java.net.URI url(PlatformState state, String service) {
+        return state.services().stream()
+                .filter(candidate -> candidate.name().equals(service))
+                .findFirst()
+                .orElseThrow()
+                .url();
+    }
+
     @Test
     void sigtermWhileTheServicesStartLeavesNoProcessBehind() throws Exception {
         deletePidFiles();
@@ -198,6 +211,26 @@ class PlatformLauncherProcessTest {
 
         PlatformState state =
                 PlatformState.read(PlatformState.file(POSTGRES_DIRECTORY)).orElseThrow();
+
+        // ops/drill crash-consumer's short version, through the launcher's control port as the command runs it.
+        DrillTarget target = new DrillTarget(
+                url(state, "order-service"),
+                url(state, "inventory-service"),
+                url(state, "notification-service"),
+                url(state, "analytics-service"),
+                url(state, "lag-monitor"),
+                "unused: the crash drill speaks HTTP only");
+        DrillReport crash = new CrashConsumerDrill(
+                        target,
+                        ServiceControl.launcher(state.control()),
+                        "inventory-service",
+                        10,
+                        Duration.ofSeconds(12))
+                .run();
+        assertThat(crash.passed()).as(crash.render()).isTrue();
+        assertThat(crash.render())
+                .contains("killed inventory-service with SIGKILL", "no order lost", "no double effect");
+        state = PlatformState.read(PlatformState.file(POSTGRES_DIRECTORY)).orElseThrow();
         PlatformState.Service analytics = state.services().stream()
                 .filter(service -> service.name().equals("analytics-service"))
                 .findFirst()

@@ -21,8 +21,16 @@ import java.util.Optional;
  */
 public final class LagWatch {
 
-    /** One reading of one group: when (seconds since the watch began), lag in records, status. */
-    public record Reading(double atSeconds, long lag, String status) {}
+    /**
+     * One reading of one group: when (seconds since the watch began), lag in records, status, and on how many of the
+     * topic's partitions the group has a committed offset (a partition without one has no lag to read, as in {@code
+     * kafka-consumer-groups --describe}).
+     */
+    public record Reading(double atSeconds, long lag, String status, int committedPartitions) {
+        public Reading(double atSeconds, long lag, String status) {
+            this(atSeconds, lag, status, 0);
+        }
+    }
 
     private static final String BARS = " ▁▂▃▄▅▆▇█";
 
@@ -34,6 +42,7 @@ public final class LagWatch {
     private final ObjectMapper json = new ObjectMapper();
     private final Map<String, List<Reading>> readings = new LinkedHashMap<>();
     private final long startedNanos = System.nanoTime();
+    private int topicPartitions;
 
     public LagWatch(URI lagMonitor, String topic, List<String> groups) {
         this.lag = lagMonitor.resolve("/lag");
@@ -57,19 +66,26 @@ public final class LagWatch {
             return false;
         }
         double at = (System.nanoTime() - startedNanos) / 1e9;
+        for (JsonNode topicLag : snapshot.path("topics")) {
+            if (topicLag.path("topic").asText().equals(topic)) {
+                topicPartitions = topicLag.path("partitions").size();
+            }
+        }
         for (JsonNode group : snapshot.path("groups")) {
             String name = group.path("group").asText();
             if (!readings.containsKey(name)) {
                 continue;
             }
             long total = 0;
+            int committed = 0;
             String status = group.path("status").asText();
             for (JsonNode partition : group.path("partitions")) {
                 if (partition.path("topic").asText().equals(topic)) {
                     total += partition.path("lag").asLong();
+                    committed++;
                 }
             }
-            readings.get(name).add(new Reading(at, total, status));
+            readings.get(name).add(new Reading(at, total, status, committed));
         }
         return true;
     }
@@ -83,6 +99,14 @@ public final class LagWatch {
     public Optional<Reading> latest(String group) {
         List<Reading> list = readings.get(group);
         return list == null || list.isEmpty() ? Optional.empty() : Optional.of(list.getLast());
+    }
+
+    /** True when {@code group} has committed an offset on every partition of the topic, as of the latest reading. */
+    public boolean committedEverywhere(String group) {
+        return topicPartitions > 0
+                && latest(group)
+                        .map(r -> r.committedPartitions() == topicPartitions)
+                        .orElse(false);
     }
 
     /** True when the latest reading of every watched group shows no lag on the topic. */
