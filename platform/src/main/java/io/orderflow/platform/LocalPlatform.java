@@ -134,7 +134,7 @@ public final class LocalPlatform implements AutoCloseable {
     private static List<Slot> startServices(
             LaunchOptions options, String bootstrapServers, List<PostgresDatabase> databases, GreenMail smtp) {
         createTopics(bootstrapServers, Topics.ORDERS, Topics.INVENTORY);
-        Path logs = options.postgresDirectory().toAbsolutePath().normalize().resolveSibling("logs");
+        Path logs = PlatformState.logs(options.postgresDirectory());
         List<Slot> slots = List.of(
                 new Slot(
                         "order-service",

@@ -1,6 +1,7 @@
 package io.orderflow.ops.drill;
 
 import io.orderflow.contracts.Topics;
+import io.orderflow.ops.bench.orders.OpenLoopLoad;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -83,7 +84,7 @@ public final class CrashConsumerDrill {
                 for (long i = 0; i < total; i++) {
                     long due = start + i * 1_000_000_000L / rate;
                     try {
-                        sleepUntil(due);
+                        OpenLoopLoad.sleepUntil(due);
                     } catch (InterruptedException e) {
                         return;
                     }
@@ -198,7 +199,7 @@ public final class CrashConsumerDrill {
     private static void watchUntil(LagWatch lag, long until) throws InterruptedException {
         while (System.nanoTime() < until) {
             lag.sample();
-            sleepUntil(Math.min(until, System.nanoTime() + 1_000_000_000L));
+            OpenLoopLoad.sleepUntil(Math.min(until, System.nanoTime() + 1_000_000_000L));
         }
     }
 
@@ -209,12 +210,5 @@ public final class CrashConsumerDrill {
                 .mapToLong(LagWatch.Reading::lag)
                 .max()
                 .orElse(0);
-    }
-
-    private static void sleepUntil(long nanoTime) throws InterruptedException {
-        long wait;
-        while ((wait = nanoTime - System.nanoTime()) > 0) {
-            Thread.sleep(Duration.ofNanos(wait)); // the drill's timeline: orders due, kill, restart
-        }
     }
 }
