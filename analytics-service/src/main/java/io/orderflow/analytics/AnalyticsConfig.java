@@ -24,4 +24,11 @@ public interface AnalyticsConfig {
     /** The widest range {@code GET /analytics/minutes} answers for, from its {@code from} to its {@code to}. */
     @WithDefault("24h")
     Duration maxQueryRange();
+
+    /**
+     * Whether the service takes the drills' switches ({@code PUT /drills/slowdown}); off, they answer 404. {@code
+     * ./run-platform} and docker compose turn it on: they are the platform the drills run against.
+     */
+    @WithDefault("false")
+    boolean drillsEnabled();
 }

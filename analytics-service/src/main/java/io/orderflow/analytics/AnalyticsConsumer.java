@@ -55,6 +55,11 @@ public class AnalyticsConsumer {
         consumer.processRetries(records);
     }
 
+    /** The service's consumer, for the drills' switch ({@link DrillResource}). */
+    ServiceConsumer consumer() {
+        return consumer;
+    }
+
     void stop(@Observes ShutdownEvent event) {
         consumer.close();
     }

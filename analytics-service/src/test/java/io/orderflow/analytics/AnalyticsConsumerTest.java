@@ -129,4 +129,17 @@ class AnalyticsConsumerTest {
                 .statusCode(400)
                 .body("field", equalTo("to"));
     }
+
+    /** The drills' switch answers with the slowdown it set, refuses a bad one naming the field, and is undone. */
+    @Test
+    void theDrillSwitchSetsAndClearsTheSlowdownAndRefusesABadOne() {
+        given().put("/drills/slowdown?perRecordMillis=-1")
+                .then()
+                .statusCode(400)
+                .contentType("application/problem+json")
+                .body("field", equalTo("perRecordMillis"));
+        given().put("/drills/slowdown").then().statusCode(400).body("field", equalTo("perRecordMillis"));
+        given().put("/drills/slowdown?perRecordMillis=5").then().statusCode(200).body("perRecordMillis", equalTo(5));
+        given().delete("/drills/slowdown").then().statusCode(200).body("perRecordMillis", equalTo(0));
+    }
 }

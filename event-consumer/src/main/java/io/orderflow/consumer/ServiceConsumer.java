@@ -27,11 +27,18 @@ import org.apache.kafka.common.errors.TopicExistsException;
  * the {@link EventBatchProcessor} with the service's handler and meters. A service's Quarkus Messaging methods hand
  * their batches to {@link #process} (the source topic) and {@link #processRetries} (its retry topics). Thread-safe as
  * the processor is: one batch at a time per channel.
+ *
+ * <p>{@link #slowDown} makes the service a slow consumer on purpose, for the {@code slow-consumer} drill: each batch of
+ * the source topic waits that long per record before it is processed, as if every record called a slow dependency.
  */
 public final class ServiceConsumer implements AutoCloseable {
 
+    /** The longest slowdown {@link #slowDown} accepts per record. */
+    public static final Duration MAX_SLOWDOWN = Duration.ofSeconds(10);
+
     private final EventBatchProcessor processor;
     private final KafkaProducer<String, byte[]> producer;
+    private volatile Duration slowdown = Duration.ZERO;
 
     private ServiceConsumer(EventBatchProcessor processor, KafkaProducer<String, byte[]> producer) {
         this.processor = processor;
@@ -69,7 +76,29 @@ public final class ServiceConsumer implements AutoCloseable {
 
     /** A batch of the source topic; returns once every record is accounted for (see {@link EventBatchProcessor}). */
     public BatchOutcome process(ConsumerRecords<String, byte[]> records) throws InterruptedException {
+        Duration perRecord = slowdown;
+        if (!perRecord.isZero()) {
+            Thread.sleep(perRecord.multipliedBy(records.count())); // the drill's slow dependency
+        }
         return processor.process(list(records));
+    }
+
+    /**
+     * From the next batch on, waits {@code perRecord} per record of the source topic before processing the batch;
+     * {@link Duration#ZERO} for full speed again.
+     *
+     * @throws IllegalArgumentException if negative or above {@link #MAX_SLOWDOWN}
+     */
+    public void slowDown(Duration perRecord) {
+        if (perRecord.isNegative() || perRecord.compareTo(MAX_SLOWDOWN) > 0) {
+            throw new IllegalArgumentException("the slowdown per record must be between 0 and "
+                    + MAX_SLOWDOWN.toMillis() + " ms, was " + perRecord.toMillis() + " ms");
+        }
+        slowdown = perRecord;
+    }
+
+    public Duration slowdown() {
+        return slowdown;
     }
 
     /** A batch of the retry topics, once its records are due. */

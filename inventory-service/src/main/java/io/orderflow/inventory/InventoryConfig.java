@@ -21,4 +21,11 @@ public interface InventoryConfig {
     /** Partitions of the retry and dead-letter topics the service creates at start if they are missing. */
     @WithDefault("3")
     int failureTopicPartitions();
+
+    /**
+     * Whether the service takes the drills' switches ({@code PUT /drills/slowdown}); off, they answer 404. {@code
+     * ./run-platform} and docker compose turn it on: they are the platform the drills run against.
+     */
+    @WithDefault("false")
+    boolean drillsEnabled();
 }

@@ -59,6 +59,11 @@ public class InventoryConsumer {
         consumer.processRetries(records);
     }
 
+    /** The service's consumer, for the drills' switch ({@link DrillResource}). */
+    ServiceConsumer consumer() {
+        return consumer;
+    }
+
     void stop(@Observes ShutdownEvent event) {
         consumer.close();
     }

@@ -380,4 +380,36 @@ class InventoryConsumerTest {
             return read;
         }
     }
+
+    /**
+     * The drills' switch: at 400 ms per record, five orders take at least two seconds to be reserved; a bad slowdown is
+     * refused naming the field; cleared, the service is at full speed again.
+     */
+    @Test
+    void theDrillSwitchSlowsTheConsumerDownAndIsUndone() throws Exception {
+        given().put("/drills/slowdown?perRecordMillis=-1")
+                .then()
+                .statusCode(400)
+                .contentType("application/problem+json")
+                .body("field", equalTo("perRecordMillis"));
+        given().put("/drills/slowdown?perRecordMillis=x")
+                .then()
+                .statusCode(400)
+                .body("field", equalTo("perRecordMillis"));
+        given().put("/drills/slowdown?perRecordMillis=400")
+                .then()
+                .statusCode(200)
+                .body("perRecordMillis", equalTo(400));
+        try {
+            stock(sku("slow"), 100);
+            long sent = System.nanoTime();
+            for (int i = 0; i < 5; i++) {
+                send(created(order("slow-" + i), sku("slow"), 1));
+            }
+            await().atMost(WITHIN).until(() -> level(sku("slow"))[1] == 5);
+            assertThat(Duration.ofNanos(System.nanoTime() - sent)).isGreaterThanOrEqualTo(Duration.ofSeconds(2));
+        } finally {
+            given().delete("/drills/slowdown").then().statusCode(200).body("perRecordMillis", equalTo(0));
+        }
+    }
 }

@@ -39,4 +39,11 @@ public interface NotificationConfig {
     /** The longest wait between attempts while the SMTP server refuses or is away (it doubles from 500 ms). */
     @WithDefault("30s")
     Duration sendBackoffMax();
+
+    /**
+     * Whether the service takes the drills' switches ({@code PUT /drills/slowdown}); off, they answer 404. {@code
+     * ./run-platform} and docker compose turn it on: they are the platform the drills run against.
+     */
+    @WithDefault("false")
+    boolean drillsEnabled();
 }

@@ -57,6 +57,11 @@ public class NotificationConsumer {
         consumer.processRetries(records);
     }
 
+    /** The service's consumer, for the drills' switch ({@link DrillResource}). */
+    ServiceConsumer consumer() {
+        return consumer;
+    }
+
     void stop(@Observes ShutdownEvent event) {
         consumer.close();
     }

@@ -59,7 +59,8 @@ public final class LocalPlatform implements AutoCloseable {
 
     /**
      * The consumers' group sessions: 10 s instead of Kafka's 45 s, so that a consumer killed with {@code kill -9} (a
-     * drill, a crash) hands its partitions over within seconds rather than most of a minute on a laptop.
+     * drill, a crash) hands its partitions over within seconds rather than most of a minute on a laptop. The consuming
+     * services also take the drills' switches ({@code drills-enabled}): this is the platform drills run against.
      */
     private static final Map<String, String> CONSUMER_SESSIONS = Map.of(
             "mp.messaging.incoming.orders.session.timeout.ms", "10000",
@@ -151,6 +152,7 @@ public final class LocalPlatform implements AutoCloseable {
                                 .properties(
                                         database(databases, "inventory-service").quarkusDatasource())
                                 .properties(CONSUMER_SESSIONS)
+                                .property("orderflow.inventory-service.drills-enabled", "true")
                                 .property("kafka.bootstrap.servers", bootstrapServers)),
                 new Slot(
                         "inventory-outbox-relay",
@@ -165,6 +167,7 @@ public final class LocalPlatform implements AutoCloseable {
                                 .properties(database(databases, "notification-service")
                                         .quarkusDatasource())
                                 .properties(CONSUMER_SESSIONS)
+                                .property("orderflow.notification-service.drills-enabled", "true")
                                 .property("kafka.bootstrap.servers", bootstrapServers)
                                 .property("quarkus.mailer.host", SMTP_HOST)
                                 .property(
@@ -176,6 +179,7 @@ public final class LocalPlatform implements AutoCloseable {
                                 .properties(
                                         database(databases, "analytics-service").quarkusDatasource())
                                 .properties(CONSUMER_SESSIONS)
+                                .property("orderflow.analytics-service.drills-enabled", "true")
                                 .property("kafka.bootstrap.servers", bootstrapServers)),
                 new Slot(
                         "lag-monitor",

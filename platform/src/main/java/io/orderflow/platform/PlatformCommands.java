@@ -95,6 +95,10 @@ final class PlatformCommands {
             return 1;
         }
         out.println("orderflow platform is running (launcher pid " + state.launcherPid() + ").");
+        if (state.broker() != null) {
+            out.println("  broker: " + state.broker().bootstrapServers() + " (bootstrap.servers), metrics "
+                    + state.broker().metrics());
+        }
         out.printf("  %-24s %-8s %-8s %-10s %-26s %s%n", "SERVICE", "PID", "PROCESS", "READY", "URL", "LOG");
         boolean allWell = true;
         for (PlatformState.Service service : state.services()) {

@@ -75,7 +75,7 @@ public final class PlatformLauncher {
                         },
                         "platform-shutdown"));
         long pid = ProcessHandle.current().pid();
-        new PlatformState(pid, null, List.of()).write(stateFile);
+        PlatformState.starting(pid).write(stateFile);
 
         LocalPlatform platform;
         try {
@@ -90,7 +90,9 @@ public final class PlatformLauncher {
         }
         running.set(platform);
         AtomicReference<PlatformControl> control = new AtomicReference<>();
-        Runnable writeState = () -> new PlatformState(pid, control.get().uri(), services(platform)).write(stateFile);
+        PlatformState.Broker broker = new PlatformState.Broker(platform.bootstrapServers(), platform.metricsUri());
+        Runnable writeState =
+                () -> new PlatformState(pid, control.get().uri(), broker, services(platform)).write(stateFile);
         control.set(PlatformControl.start(platform, process -> {
             watch(platform, process, stopping);
             writeState.run();

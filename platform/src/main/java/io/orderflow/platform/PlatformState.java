@@ -19,21 +19,30 @@ import java.util.Properties;
  * services are up, each service's name, pid, base URL and log file.
  *
  * <p><b>Format.</b> A Java properties file, {@code platform.state} beside the PostgreSQL directory
- * ({@code .orderflow/platform.state} by default): {@code launcher.pid}, {@code control.url} once the services are up
- * ({@link PlatformControl}), then {@code service.N.name}, {@code .pid},
+ * ({@code .orderflow/platform.state} by default): {@code launcher.pid}; once the services are up, {@code control.url}
+ * ({@link PlatformControl}), {@code broker.bootstrap} (what Kafka clients put in {@code bootstrap.servers}),
+ * {@code broker.metrics} (the broker's Prometheus endpoint) and {@code service.N.name}, {@code .pid},
  * {@code .url} and {@code .log} for N = 0, 1, ... in start order. Written whole to a temporary file and renamed, so a
  * reader sees the old state or the new one, never half of one.
  *
  * <p><b>Crash behaviour.</b> The launcher deletes the file when it stops cleanly; after {@code kill -9} the file stays
  * and names a launcher pid that is no longer alive, which readers take as "not running". Immutable.
  */
-record PlatformState(long launcherPid, URI control, List<Service> services) {
+record PlatformState(long launcherPid, URI control, Broker broker, List<Service> services) {
+
+    /** The in-process broker: its Kafka listener and its metrics endpoint. */
+    record Broker(String bootstrapServers, URI metrics) {}
 
     /** One service process of the platform. */
     record Service(String name, long pid, URI url, Path log) {}
 
     PlatformState {
         services = List.copyOf(services);
+    }
+
+    /** A launcher that is still starting: no control port, broker or service yet. */
+    static PlatformState starting(long launcherPid) {
+        return new PlatformState(launcherPid, null, null, List.of());
     }
 
     /** The state file for a launch whose PostgreSQL directory is {@code postgresDirectory}. */
@@ -55,6 +64,10 @@ record PlatformState(long launcherPid, URI control, List<Service> services) {
         properties.setProperty("launcher.pid", Long.toString(launcherPid));
         if (control != null) {
             properties.setProperty("control.url", control.toString());
+        }
+        if (broker != null) {
+            properties.setProperty("broker.bootstrap", broker.bootstrapServers());
+            properties.setProperty("broker.metrics", broker.metrics().toString());
         }
         for (int i = 0; i < services.size(); i++) {
             Service service = services.get(i);
@@ -95,9 +108,11 @@ record PlatformState(long launcherPid, URI control, List<Service> services) {
                     Path.of(properties.getProperty("service." + i + ".log"))));
         }
         String control = properties.getProperty("control.url");
+        String bootstrap = properties.getProperty("broker.bootstrap");
         return Optional.of(new PlatformState(
                 Long.parseLong(properties.getProperty("launcher.pid")),
                 control == null ? null : URI.create(control),
+                bootstrap == null ? null : new Broker(bootstrap, URI.create(properties.getProperty("broker.metrics"))),
                 services));
     }
 

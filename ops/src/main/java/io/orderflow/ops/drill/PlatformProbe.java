@@ -94,6 +94,24 @@ final class PlatformProbe {
         return counts;
     }
 
+    /**
+     * Throws a consuming service's drill switch: {@code PUT /drills/slowdown?perRecordMillis=N}, or {@code DELETE} for
+     * 0 (full speed). The service must run with its {@code drills-enabled} setting on, as {@code ./run-platform} and
+     * docker compose run it.
+     */
+    void slowDown(URI service, long perRecordMillis) throws IOException, InterruptedException {
+        URI slowdown = service.resolve("/drills/slowdown");
+        HttpRequest.Builder request = HttpRequest.newBuilder(
+                        perRecordMillis == 0 ? slowdown : URI.create(slowdown + "?perRecordMillis=" + perRecordMillis))
+                .timeout(Duration.ofSeconds(10));
+        request = perRecordMillis == 0 ? request.DELETE() : request.PUT(HttpRequest.BodyPublishers.noBody());
+        HttpResponse<String> answer = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        if (answer.statusCode() != 200) {
+            throw new IOException(
+                    slowdown + " answered " + answer.statusCode() + " (is drills-enabled on?): " + answer.body());
+        }
+    }
+
     /** Reads the lag once a second until {@code done}, or fails after {@code within}. */
     static void awaitWhileWatching(LagWatch lag, Duration within, BooleanSupplier done) throws InterruptedException {
         long deadline = System.nanoTime() + within.toNanos();
