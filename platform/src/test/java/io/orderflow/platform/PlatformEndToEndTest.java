@@ -14,6 +14,7 @@ import io.orderflow.ops.drill.CrashConsumerDrill;
 import io.orderflow.ops.drill.DrillReport;
 import io.orderflow.ops.drill.DrillTarget;
 import io.orderflow.ops.drill.DuplicateEventDrill;
+import io.orderflow.ops.drill.HotPartitionDrill;
 import io.orderflow.ops.drill.SchemaChangeDrill;
 import io.orderflow.ops.drill.ServiceControl;
 import io.orderflow.ops.drill.SlowConsumerDrill;
@@ -213,8 +214,7 @@ class PlatformEndToEndTest {
     void theDuplicateEventDrillPasses() throws Exception {
         DrillReport report = new DuplicateEventDrill(drillTarget(), 5).run();
 
-        String text = report.render();
-        assertThat(report.passed()).as(text).isTrue();
+        String text = passed(report);
         assertThat(report.checks()).hasSize(6);
         assertThat(text).contains("6 copies", "inventory-service skipped every copy as a duplicate", "PASS");
     }
@@ -226,8 +226,7 @@ class PlatformEndToEndTest {
         DrillReport report =
                 new TrafficSpikeDrill(drillTarget(), 3, 10, Duration.ofSeconds(4), Duration.ofSeconds(4)).run();
 
-        String text = report.render();
-        assertThat(report.passed()).as(text).isTrue();
+        String text = passed(report);
         assertThat(text)
                 .contains("30 orders/s (x10) for 4 s", "order-service answered every order")
                 .containsPattern("inventory-service drained after the spike: peak [0-9,]+ records");
@@ -244,8 +243,7 @@ class PlatformEndToEndTest {
                         drillTarget(), "notification-service", 10, 200, Duration.ofSeconds(3), Duration.ofSeconds(20))
                 .run();
 
-        String text = report.render();
-        assertThat(report.passed()).as(text).isTrue();
+        String text = passed(report);
         assertThat(text)
                 .contains(
                         "notification-service was WARN while slow",
@@ -262,13 +260,27 @@ class PlatformEndToEndTest {
     void theSchemaChangeDrillPasses() throws Exception {
         DrillReport report = new SchemaChangeDrill(drillTarget(), 3, 3, Duration.ofSeconds(8)).run();
 
-        String text = report.render();
-        assertThat(report.passed()).as(text).isTrue();
+        String text = passed(report);
         assertThat(text)
                 .contains(
                         "every OrderCreated 1.0 and 1.1 was processed",
                         "analytics-service dead-lettered every 2.0 with its reason",
                         "has version 2.0");
+    }
+
+    /**
+     * {@code ops/drill hot-partition}'s short version: 20 records/s for 10 s (the lag monitor's window here) keyed by
+     * customer, 80% by one, then 10 s keyed by order id: the hot partition stands out, order ids spread evenly.
+     */
+    @Test
+    @Order(8)
+    void theHotPartitionDrillPasses() throws Exception {
+        DrillReport report = new HotPartitionDrill(drillTarget(), 20, Duration.ofSeconds(10), 0.8).run();
+
+        String text = passed(report);
+        assertThat(text)
+                .containsPattern("keyed by customer, partition [0-5] took most of the load")
+                .contains("keyed by order id, the load spread evenly", "keyed by customer", "rate/s");
     }
 
     /**
@@ -347,7 +359,7 @@ class PlatformEndToEndTest {
      * ({@code ops/grafana/dashboards}) evaluates, and every metric they name is exported by some part.
      */
     @Test
-    @Order(8)
+    @Order(9)
     void prometheusScrapesEveryPartAndEveryMetricTheAlertRulesAndDashboardsNameIsExported(@TempDir Path prometheusDir)
             throws Exception {
         Path prometheus = Path.of("/usr/bin/prometheus");
@@ -466,7 +478,7 @@ class PlatformEndToEndTest {
      * short version through the launcher's control port, a crash reported, a service started again, and {@code stop}.
      */
     @Test
-    @Order(9)
+    @Order(10)
     void statusLogsKillStartAndStopAnswerFromAnotherTerminalAndACrashedServiceIsReported() throws Exception {
         Path status = output.resolve("status.log");
         assertThat(launchers.command(status, "status"))
@@ -500,8 +512,7 @@ class PlatformEndToEndTest {
                         10,
                         Duration.ofSeconds(12))
                 .run();
-        assertThat(crash.passed()).as(crash.render()).isTrue();
-        assertThat(crash.render())
+        assertThat(passed(crash))
                 .contains("killed inventory-service with SIGKILL", "no order lost", "no double effect");
 
         PlatformState.Service analytics = launchers.state().orElseThrow().services().stream()
@@ -549,6 +560,18 @@ class PlatformEndToEndTest {
         Path stopped = output.resolve("status-stopped.log");
         assertThat(launchers.command(stopped, "status")).isEqualTo(3);
         assertThat(LauncherProcesses.read(stopped)).contains("not running");
+    }
+
+    /**
+     * The report's text, kept in {@code target/drill-reports/<drill>.txt} for reading after the run, once it is asserted
+     * to have passed.
+     */
+    private static String passed(DrillReport report) throws java.io.IOException {
+        String text = report.render();
+        Path reports = Files.createDirectories(Path.of("target", "drill-reports"));
+        Files.writeString(reports.resolve(report.drill() + ".txt"), text);
+        assertThat(report.passed()).as(text).isTrue();
+        return text;
     }
 
     private String get(URI uri) throws Exception {

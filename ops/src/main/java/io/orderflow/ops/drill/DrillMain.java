@@ -27,6 +27,11 @@ public final class DrillMain {
                                 (--victim inventory-service|notification-service|analytics-service, default
                                 inventory-service; --rate N orders/s, default 20; --duration SECONDS, default 60;
                                 --control URL: the launcher's control port, default from .orderflow/platform.state)
+              hot-partition     order events keyed by customer, one customer placing most orders, then the same
+                                load keyed by order id: each partition's records, produce rate and lag side by
+                                side; the hot partition stands out, order ids spread evenly, nothing is lost
+                                (--rate N records/s, default 20; --phase SECONDS each, default 60: at least the lag
+                                monitor's window; --hot-share S, default 0.8)
               schema-change     OrderCreated 1.0, then 1.1, then a 2.0 published among the orders: every 1.x
                                 processed, every 2.0 dead-lettered by each group with its reason, nothing else
                                 stops (--per-version N records, default 10; --rate N orders/s over HTTP meanwhile,
@@ -85,6 +90,13 @@ public final class DrillMain {
                                 Duration.ofSeconds(Long.parseLong(options.getOrDefault("--duration", "60"))))
                         .run();
             }
+            case HotPartitionDrill.NAME ->
+                report = new HotPartitionDrill(
+                                target,
+                                Integer.parseInt(options.getOrDefault("--rate", "20")),
+                                Duration.ofSeconds(Long.parseLong(options.getOrDefault("--phase", "60"))),
+                                Double.parseDouble(options.getOrDefault("--hot-share", "0.8")))
+                        .run();
             case SchemaChangeDrill.NAME ->
                 report = new SchemaChangeDrill(
                                 target,

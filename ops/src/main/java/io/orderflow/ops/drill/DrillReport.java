@@ -21,6 +21,11 @@ public final class DrillReport {
         this.drill = drill;
     }
 
+    /** The drill's name, as {@code ops/drill} takes it. */
+    public String drill() {
+        return drill;
+    }
+
     public void step(String done) {
         steps.add(done);
     }

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 
@@ -31,9 +32,21 @@ public final class LagWatch {
      * topic's partitions the group has a committed offset (a partition without one has no lag to read, as in {@code
      * kafka-consumer-groups --describe}).
      */
-    public record Reading(double atSeconds, long lag, String status, int committedPartitions) {
+    public record Reading(
+            double atSeconds, long lag, String status, int committedPartitions, Map<Integer, Long> partitionLag) {
+        public Reading {
+            partitionLag = Map.copyOf(partitionLag);
+        }
+
         public Reading(double atSeconds, long lag, String status) {
-            this(atSeconds, lag, status, 0);
+            this(atSeconds, lag, status, 0, Map.of());
+        }
+    }
+
+    /** The lag monitor's produce rate of each of the topic's partitions at one reading (records a second). */
+    public record Rates(double atSeconds, Map<Integer, Double> producedPerSecond) {
+        public Rates {
+            producedPerSecond = Map.copyOf(producedPerSecond);
         }
     }
 
@@ -46,6 +59,7 @@ public final class LagWatch {
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final ObjectMapper json = new ObjectMapper();
     private final Map<String, List<Reading>> readings = new LinkedHashMap<>();
+    private final List<Rates> rates = new ArrayList<>();
     private final long startedNanos = System.nanoTime();
     private int topicPartitions;
 
@@ -74,6 +88,13 @@ public final class LagWatch {
         for (JsonNode topicLag : snapshot.path("topics")) {
             if (topicLag.path("topic").asText().equals(topic)) {
                 topicPartitions = topicLag.path("partitions").size();
+                Map<Integer, Double> produced = new TreeMap<>();
+                for (JsonNode partition : topicLag.path("partitions")) {
+                    produced.put(
+                            partition.path("partition").asInt(),
+                            partition.path("producedPerSecond").asDouble());
+                }
+                rates.add(new Rates(at, produced));
             }
         }
         for (JsonNode group : snapshot.path("groups")) {
@@ -82,15 +103,17 @@ public final class LagWatch {
                 continue;
             }
             long total = 0;
-            int committed = 0;
+            Map<Integer, Long> partitionLag = new TreeMap<>();
             String status = group.path("status").asText();
             for (JsonNode partition : group.path("partitions")) {
                 if (partition.path("topic").asText().equals(topic)) {
                     total += partition.path("lag").asLong();
-                    committed++;
+                    partitionLag.put(
+                            partition.path("partition").asInt(),
+                            partition.path("lag").asLong());
                 }
             }
-            readings.get(name).add(new Reading(at, total, status, committed));
+            readings.get(name).add(new Reading(at, total, status, partitionLag.size(), partitionLag));
         }
         return true;
     }
@@ -130,6 +153,26 @@ public final class LagWatch {
     private Stream<Reading> between(String group, double fromSeconds, double toSeconds) {
         return readings.getOrDefault(group, List.of()).stream()
                 .filter(r -> r.atSeconds() >= fromSeconds && r.atSeconds() <= toSeconds);
+    }
+
+    /**
+     * The produce rate of each partition at the last reading at or before {@code atSeconds} of the watch: the lag
+     * monitor's rate over its window (60 s by default) up to then.
+     */
+    public Map<Integer, Double> ratesAt(double atSeconds) {
+        return rates.stream()
+                .filter(r -> r.atSeconds() <= atSeconds)
+                .reduce((first, second) -> second)
+                .map(Rates::producedPerSecond)
+                .orElse(Map.of());
+    }
+
+    /** The largest lag of {@code group} on each partition between the two times of the watch. */
+    public Map<Integer, Long> peakPartitionLag(String group, double fromSeconds, double toSeconds) {
+        Map<Integer, Long> peaks = new TreeMap<>();
+        between(group, fromSeconds, toSeconds)
+                .forEach(r -> r.partitionLag().forEach((partition, lag) -> peaks.merge(partition, lag, Math::max)));
+        return peaks;
     }
 
     /** Seconds since the watch began: the time axis of its readings. */

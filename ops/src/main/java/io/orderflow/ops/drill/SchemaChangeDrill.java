@@ -1,22 +1,13 @@
 package io.orderflow.ops.drill;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.orderflow.consumer.FailureHeaders;
 import io.orderflow.consumer.RetryTopics;
-import io.orderflow.contracts.EventCodec;
-import io.orderflow.contracts.EventEnvelope;
-import io.orderflow.contracts.EventHeaders;
 import io.orderflow.contracts.EventVersion;
 import io.orderflow.contracts.Topics;
-import io.orderflow.contracts.order.OrderCreated;
-import io.orderflow.contracts.order.OrderLine;
 import io.orderflow.ops.bench.orders.OpenLoopLoad;
 import io.orderflow.ops.bench.orders.OrderBodies;
-import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -31,13 +22,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * {@code schema-change}: the producers of {@code OrderCreated} move from version 1.0 to 1.1 mid-stream, then a 2.0
@@ -58,14 +44,14 @@ public final class SchemaChangeDrill {
 
     public static final String NAME = "schema-change";
     private static final Duration WITHIN = Duration.ofSeconds(180);
-    private static final EventVersion V2_0 = new EventVersion(2, 0);
+    private static final EventVersion V2_0 = OrderCreatedRecords.V2_0;
 
     private final DrillTarget target;
     private final int perVersion;
     private final int rate;
     private final Duration duration;
     private final PlatformProbe probe;
-    private final EventCodec codec = new EventCodec();
+    private final OrderCreatedRecords records = new OrderCreatedRecords("schema-change-drill");
 
     public SchemaChangeDrill(DrillTarget target, int perVersion, int rate, Duration duration) {
         if (perVersion < 1 || rate < 1 || duration.toSeconds() < 3) {
@@ -90,7 +76,7 @@ public final class SchemaChangeDrill {
         OpenLoopLoad.Result load;
         try (OpenLoopLoad orders = new OpenLoopLoad(
                         target.orderService(), rate, 256, false, 1, OrderBodies.uniform(), placed::add);
-                KafkaProducer<String, byte[]> producer = producer()) {
+                KafkaProducer<String, byte[]> producer = OrderCreatedRecords.producer(target.bootstrapServers())) {
             long start = System.nanoTime() + 500_000_000L;
             CompletableFuture<OpenLoopLoad.Result> done = orders.runInBackground(start, Duration.ZERO, duration);
             report.step(String.format(
@@ -169,37 +155,7 @@ public final class SchemaChangeDrill {
         List<Future<RecordMetadata>> sent = new ArrayList<>();
         for (int i = 0; i < perVersion; i++) {
             String order = UUID.randomUUID().toString();
-            OrderCreated created = new OrderCreated(
-                    order,
-                    "drill-schema",
-                    "EUR",
-                    List.of(new OrderLine(sku, 1, new BigDecimal("1.00"))),
-                    new BigDecimal("1.00"),
-                    "web");
-            EventEnvelope current = codec.wrap(created, UUID.randomUUID(), Instant.now(), "schema-change-drill", null);
-            ObjectNode payload = current.payload().deepCopy();
-            if (version.equals(EventVersion.V1_0)) {
-                payload.remove("channel");
-            } else if (version.equals(V2_0)) {
-                ArrayNode lines = payload.putArray("lines");
-                lines.addObject().put("sku", sku).put("quantity", 1).put("unitPriceCents", 100);
-                payload.remove("items");
-                payload.remove("total");
-                payload.put("totalCents", 100);
-            }
-            EventEnvelope envelope = new EventEnvelope(
-                    current.eventId(),
-                    current.eventType(),
-                    version,
-                    current.occurredAt(),
-                    current.producer(),
-                    order,
-                    null,
-                    payload);
-            RecordHeaders headers = new RecordHeaders();
-            EventHeaders.of(envelope)
-                    .forEach((name, value) -> headers.add(name, value.getBytes(StandardCharsets.UTF_8)));
-            sent.add(producer.send(new ProducerRecord<>(Topics.ORDERS, null, order, codec.encode(envelope), headers)));
+            sent.add(producer.send(records.record(order, "drill-schema", sku, version, order)));
             orders.add(order);
         }
         for (Future<RecordMetadata> send : sent) {
@@ -228,19 +184,6 @@ public final class SchemaChangeDrill {
 
     private static String deadLetterTopic(String group) {
         return RetryTopics.of(group, List.of(Duration.ofSeconds(1))).deadLetterTopic();
-    }
-
-    private KafkaProducer<String, byte[]> producer() {
-        return new KafkaProducer<>(
-                Map.of(
-                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        target.bootstrapServers(),
-                        ProducerConfig.ACKS_CONFIG,
-                        "all",
-                        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
-                        true),
-                new StringSerializer(),
-                new ByteArraySerializer());
     }
 
     private static List<String> concat(List<String> first, List<String> second) {

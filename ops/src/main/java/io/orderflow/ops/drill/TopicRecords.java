@@ -62,4 +62,19 @@ final class TopicRecords {
             return records;
         }
     }
+
+    /** Each partition's end offset (the offset its next record will get), by partition number. */
+    static Map<Integer, Long> endOffsets(String bootstrapServers, String topic) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
+                Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers),
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                    .map(info -> new TopicPartition(info.topic(), info.partition()))
+                    .toList();
+            Map<Integer, Long> ends = new java.util.TreeMap<>();
+            consumer.endOffsets(partitions).forEach((partition, end) -> ends.put(partition.partition(), end));
+            return ends;
+        }
+    }
 }
