@@ -2,8 +2,6 @@ package io.orderflow.platform;
 
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetup;
-import io.orderflow.broker.server.Broker;
-import io.orderflow.broker.server.BrokerConfig;
 import io.orderflow.contracts.Topics;
 import io.orderflow.postgres.EmbeddedMode;
 import io.orderflow.postgres.LocalPostgres;
@@ -12,7 +10,6 @@ import io.orderflow.postgres.PostgresDatabase;
 import io.orderflow.process.ServiceProcess;
 import java.net.URI;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -28,8 +25,8 @@ import org.apache.kafka.common.errors.TopicExistsException;
 /**
  * Everything the launcher starts, as one object that stops it all again.
  *
- * <p>Our log {@link Broker}, in this JVM, with its data under the launch options' broker directory (kept across
- * restarts, like a Kafka log directory), then a {@link LocalPostgres} (the configured server, or an embedded one
+ * <p>Our log broker, a process of its own ({@link BrokerProcess}), with its data under the launch options' broker
+ * directory (kept across restarts, like a Kafka log directory), then a {@link LocalPostgres} (the configured server, or an embedded one
  * under the launch options' directory) and one database per service, then a local SMTP server (GreenMail, in this
  * JVM, for notification-service's mails), then the services, each a {@link ServiceProcess}: order-service and its
  * outbox-relay, inventory-service and the outbox-relay of its outcomes (one relay per database), notification-service
@@ -39,11 +36,13 @@ import org.apache.kafka.common.errors.TopicExistsException;
  * monitor exports its spans there, under its instance's name ({@code inventory-outbox-relay} for inventory's relay).
  *
  * <p>The broker starts first because it is the part most likely to fail: its default port 9092 is fixed and often
- * taken by another Kafka, and binding fails in milliseconds, before PostgreSQL has spent seconds starting.
+ * taken by another Kafka, and a broker that cannot bind exits within a second, before PostgreSQL has spent seconds
+ * starting. {@link #kill} and {@link #startBroker} crash it and start it again on the same ports, as for a service.
  *
  * <p>The broker listens on 127.0.0.1 only and advertises {@code localhost}: a laptop's platform should not be
  * reachable from the network (Docker gets its own configuration). {@link #close()} stops in reverse order of
- * start; a clean stop leaves each partition's clean-shutdown marker, so the next start skips log validation.
+ * start; the broker stops on SIGTERM, leaving each partition's clean-shutdown marker, so the next start skips log
+ * validation.
  *
  * <p>Not thread-safe except {@link #close()}, which is idempotent and may race with the shutdown hook.
  */
@@ -53,8 +52,6 @@ public final class LocalPlatform implements AutoCloseable {
     public static final List<String> SERVICES =
             List.of("order-service", "inventory-service", "notification-service", "analytics-service");
 
-    private static final String BROKER_LISTEN_HOST = "127.0.0.1";
-    private static final String BROKER_ADVERTISED_HOST = "localhost";
     private static final String SMTP_HOST = "127.0.0.1";
 
     /**
@@ -69,7 +66,7 @@ public final class LocalPlatform implements AutoCloseable {
     /** Partitions of the {@code orders} topic the platform creates: room for six consumers per group. */
     static final int ORDERS_PARTITIONS = 6;
 
-    private final Broker broker;
+    private BrokerProcess broker;
     private final LocalPostgres postgres;
     private final List<PostgresDatabase> databases;
     private final List<Slot> slots;
@@ -77,7 +74,11 @@ public final class LocalPlatform implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private LocalPlatform(
-            Broker broker, LocalPostgres postgres, List<PostgresDatabase> databases, GreenMail smtp, List<Slot> slots) {
+            BrokerProcess broker,
+            LocalPostgres postgres,
+            List<PostgresDatabase> databases,
+            GreenMail smtp,
+            List<Slot> slots) {
         this.broker = broker;
         this.postgres = postgres;
         this.databases = databases;
@@ -98,7 +99,7 @@ public final class LocalPlatform implements AutoCloseable {
     }
 
     public static LocalPlatform start(PostgresConfiguration configuration, LaunchOptions options) {
-        Broker broker = startBroker(options);
+        BrokerProcess broker = startBroker(options);
         try {
             LocalPostgres postgres = LocalPostgres.start(
                     configuration, options.postgresDirectory(), options.postgresPort(), EmbeddedMode.KEPT);
@@ -110,7 +111,7 @@ public final class LocalPlatform implements AutoCloseable {
                 }
                 GreenMail smtp = startSmtp();
                 try {
-                    List<Slot> services = startServices(options, bootstrapServers(broker), databases, smtp);
+                    List<Slot> services = startServices(options, broker.bootstrapServers(), databases, smtp);
                     return new LocalPlatform(broker, postgres, databases, smtp, services);
                 } catch (RuntimeException e) {
                     smtp.stop();
@@ -257,36 +258,24 @@ public final class LocalPlatform implements AutoCloseable {
         }
     }
 
-    private static Broker startBroker(LaunchOptions options) {
-        BrokerConfig config = BrokerConfig.from(Map.of(
-                "listen.host", BROKER_LISTEN_HOST,
-                "port", Integer.toString(options.brokerPort()),
-                "advertised.host", BROKER_ADVERTISED_HOST,
-                "log.dirs", options.brokerDirectory().toString(),
-                "metrics.port", Integer.toString(options.metricsPort())));
-        try {
-            return Broker.start(config, Clock.systemUTC());
-        } catch (RuntimeException e) {
-            throw new IllegalStateException(
-                    "The log broker did not start on " + BROKER_LISTEN_HOST + " (Kafka port " + options.brokerPort()
-                            + ", metrics port " + options.metricsPort() + ", data in "
-                            + options.brokerDirectory().toAbsolutePath() + "): " + e.getMessage()
-                            + ". --broker-port and --metrics-port choose other ports (0 picks any free one).",
-                    e);
-        }
+    private static BrokerProcess startBroker(LaunchOptions options) {
+        Path logs = PlatformState.logs(options.postgresDirectory());
+        return BrokerProcess.start(
+                options.brokerDirectory(),
+                options.brokerPort(),
+                options.metricsPort(),
+                logs.resolve(BrokerProcess.NAME + ".log"),
+                logs.resolve(BrokerProcess.NAME + ".pid"));
     }
 
-    public Broker broker() {
+    /** The broker's current process. */
+    synchronized BrokerProcess broker() {
         return broker;
     }
 
     /** What Kafka clients put in {@code bootstrap.servers}, with the port actually bound. */
     public String bootstrapServers() {
-        return bootstrapServers(broker);
-    }
-
-    private static String bootstrapServers(Broker broker) {
-        return broker.node().host() + ":" + broker.node().port();
+        return broker().bootstrapServers();
     }
 
     /** The services' current processes, in start order (empty with {@code --no-services}). */
@@ -306,7 +295,25 @@ public final class LocalPlatform implements AutoCloseable {
 
     /** SIGKILL to {@code instance}'s process, as a crash would; returns once it is gone. It stays down until {@link #start}. */
     public synchronized void kill(String instance) {
+        if (instance.equals(BrokerProcess.NAME)) {
+            broker.killNine();
+            return;
+        }
         slot(instance).process.killNine();
+    }
+
+    /**
+     * Starts the broker again on its ports and log once its process has ended (a crash, or {@code kill log-broker});
+     * returns once it is ready.
+     *
+     * @throws IllegalStateException if it is still running or the platform is stopping
+     */
+    synchronized BrokerProcess startBroker() {
+        if (closed.get()) {
+            throw new IllegalStateException("the platform is stopping");
+        }
+        broker = broker.restart();
+        return broker;
     }
 
     /**
@@ -354,7 +361,7 @@ public final class LocalPlatform implements AutoCloseable {
     }
 
     private URI brokerHttp(String path) {
-        return URI.create("http://" + BROKER_ADVERTISED_HOST + ":" + broker.metricsPort() + path);
+        return broker().http(path);
     }
 
     public LocalPostgres postgres() {
@@ -381,7 +388,7 @@ public final class LocalPlatform implements AutoCloseable {
             try {
                 postgres.close();
             } finally {
-                broker.close();
+                broker().close();
             }
         }
     }

@@ -83,7 +83,7 @@ final class PlatformCommands {
         Optional<PlatformState> read = PlatformState.read(stateFile);
         if (read.isEmpty() || !read.get().launcherAlive()) {
             out.println("orderflow platform is not running here (no live launcher in " + stateFile + ").");
-            read.ifPresent(state -> state.services().stream()
+            read.ifPresent(state -> state.processes().stream()
                     .filter(service -> alive(service.pid()))
                     .forEach(service -> out.println("  left running: " + service.name() + " (pid " + service.pid()
                             + "); ./run-platform stop stops it")));
@@ -101,9 +101,12 @@ final class PlatformCommands {
         }
         out.printf("  %-24s %-8s %-8s %-10s %-26s %s%n", "SERVICE", "PID", "PROCESS", "READY", "URL", "LOG");
         boolean allWell = true;
-        for (PlatformState.Service service : state.services()) {
+        for (PlatformState.Service service : state.processes()) {
             boolean running = alive(service.pid());
-            String ready = running ? readiness(service.url()) : "-";
+            String ready = !running
+                    ? "-"
+                    : readiness(service.url()
+                            .resolve(service.name().equals(BrokerProcess.NAME) ? "/health" : "/q/health/ready"));
             allWell &= running && ready.equals("ready");
             out.printf(
                     "  %-24s %-8d %-8s %-10s %-26s %s%n",
@@ -131,12 +134,12 @@ final class PlatformCommands {
             }
         }
         // Whatever the launcher could not stop (it was killed with -9, or had to be killed above).
-        for (PlatformState.Service service : state.services()) {
+        for (PlatformState.Service service : state.processes()) {
             Optional<ProcessHandle> orphan = ProcessHandle.of(service.pid())
                     .filter(ProcessHandle::isAlive)
                     .filter(handle -> handle.info()
                             .commandLine()
-                            .map(line -> line.contains("quarkus-run.jar"))
+                            .map(line -> line.contains("quarkus-run.jar") || line.contains(BrokerProcess.MAIN_CLASS))
                             .orElse(false));
             if (orphan.isPresent()) {
                 out.println("Stopping " + service.name() + " (pid " + service.pid() + "), left by its launcher...");
@@ -228,10 +231,11 @@ final class PlatformCommands {
         return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
     }
 
-    private static String readiness(URI url) {
+    /** Whether {@code health} answers 200. */
+    private static String readiness(URI health) {
         try {
             HttpResponse<InputStream> response = HTTP.send(
-                    HttpRequest.newBuilder(url.resolve("/q/health/ready"))
+                    HttpRequest.newBuilder(health)
                             .timeout(Duration.ofSeconds(3))
                             .build(),
                     HttpResponse.BodyHandlers.ofInputStream());

@@ -14,7 +14,7 @@ import java.util.function.Consumer;
 
 /**
  * The running launcher's control port, on loopback only, for {@code ./run-platform kill SERVICE} and {@code start
- * SERVICE} and for the drills: {@code POST /services/{instance}/kill} ends the service's process with SIGKILL, as a
+ * SERVICE} and for the drills (a service is one of the platform's instances or {@code log-broker}): {@code POST /services/{instance}/kill} ends the service's process with SIGKILL, as a
  * crash would; {@code POST /services/{instance}/start} starts it again with its settings and port once it has ended,
  * answering when it is ready. Answers are one line of text: 200, 404 for an unknown service, 409 for a start of a
  * running one, 500 when a start fails (with the end of its log). Its address is in {@link PlatformState}.
@@ -30,15 +30,18 @@ final class PlatformControl implements AutoCloseable {
         this.server = server;
     }
 
-    /** Serves {@code platform}; {@code started} hears of every process a start made. */
-    static PlatformControl start(LocalPlatform platform, Consumer<ServiceProcess> started) {
+    /**
+     * Serves {@code platform}; {@code started} hears of every service process a start made, {@code brokerStarted} of
+     * every broker start.
+     */
+    static PlatformControl start(LocalPlatform platform, Consumer<ServiceProcess> started, Runnable brokerStarted) {
         HttpServer server;
         try {
             server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot open the launcher's control port", e);
         }
-        server.createContext("/services/", exchange -> handle(platform, started, exchange));
+        server.createContext("/services/", exchange -> handle(platform, started, brokerStarted, exchange));
         server.start();
         return new PlatformControl(server);
     }
@@ -47,7 +50,8 @@ final class PlatformControl implements AutoCloseable {
         return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
     }
 
-    private static void handle(LocalPlatform platform, Consumer<ServiceProcess> started, HttpExchange exchange)
+    private static void handle(
+            LocalPlatform platform, Consumer<ServiceProcess> started, Runnable brokerStarted, HttpExchange exchange)
             throws IOException {
         try (exchange) {
             String[] path = exchange.getRequestURI().getPath().split("/"); // "", "services", instance, action
@@ -56,21 +60,35 @@ final class PlatformControl implements AutoCloseable {
                 return;
             }
             String instance = path[2];
-            if (!platform.instances().contains(instance)) {
+            boolean broker = instance.equals(BrokerProcess.NAME);
+            if (!broker && !platform.instances().contains(instance)) {
                 answer(
                         exchange,
                         404,
-                        "no service '" + instance + "'; the services are " + String.join(", ", platform.instances()));
+                        "no service '" + instance + "'; the services are " + BrokerProcess.NAME + ", "
+                                + String.join(", ", platform.instances()));
                 return;
             }
             switch (path[3]) {
                 case "kill" -> {
-                    long pid = platform.service(instance).pid();
+                    long pid = broker
+                            ? platform.broker().pid()
+                            : platform.service(instance).pid();
                     platform.kill(instance);
                     answer(exchange, 200, "killed " + instance + " (pid " + pid + ") with SIGKILL");
                 }
                 case "start" -> {
                     try {
+                        if (broker) {
+                            BrokerProcess process = platform.startBroker();
+                            brokerStarted.run();
+                            answer(
+                                    exchange,
+                                    200,
+                                    "started " + instance + " (pid " + process.pid() + ") on "
+                                            + process.bootstrapServers());
+                            return;
+                        }
                         ServiceProcess process = platform.start(instance);
                         started.accept(process);
                         answer(

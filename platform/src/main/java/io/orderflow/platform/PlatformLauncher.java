@@ -90,14 +90,20 @@ public final class PlatformLauncher {
         }
         running.set(platform);
         AtomicReference<PlatformControl> control = new AtomicReference<>();
-        PlatformState.Broker broker = new PlatformState.Broker(platform.bootstrapServers(), platform.metricsUri());
-        Runnable writeState =
-                () -> new PlatformState(pid, control.get().uri(), broker, services(platform)).write(stateFile);
-        control.set(PlatformControl.start(platform, process -> {
-            watch(platform, process, stopping);
-            writeState.run();
-        }));
+        Runnable writeState = () ->
+                new PlatformState(pid, control.get().uri(), broker(platform), services(platform)).write(stateFile);
+        control.set(PlatformControl.start(
+                platform,
+                process -> {
+                    watch(platform, process, stopping);
+                    writeState.run();
+                },
+                () -> {
+                    watchBroker(platform, stopping);
+                    writeState.run();
+                }));
         writeState.run();
+        watchBroker(platform, stopping);
         for (ServiceProcess service : platform.services()) {
             watch(platform, service, stopping);
         }
@@ -118,6 +124,26 @@ public final class PlatformLauncher {
                     new PlatformState.Service(instances.get(i), process.pid(), process.baseUri(), process.logFile()));
         }
         return services;
+    }
+
+    private static PlatformState.Broker broker(LocalPlatform platform) {
+        BrokerProcess broker = platform.broker();
+        return new PlatformState.Broker(
+                broker.bootstrapServers(), broker.http("/metrics"), broker.pid(), broker.logFile());
+    }
+
+    /** Reports the broker's current process if it exits while the platform runs. */
+    private static void watchBroker(LocalPlatform platform, AtomicBoolean stopping) {
+        BrokerProcess broker = platform.broker();
+        broker.onExit().thenAccept(code -> {
+            if (!stopping.get()) {
+                System.err.printf(
+                        "%norderflow platform: %s (pid %d) exited with code %d and is not restarted; the services"
+                                + " retry until it is back. ./run-platform start %s starts it again. The end of"
+                                + " %s:%n%s%n%n",
+                        BrokerProcess.NAME, broker.pid(), code, BrokerProcess.NAME, broker.logFile(), broker.tail(20));
+            }
+        });
     }
 
     /** Reports {@code process} if it exits while the platform runs (a crash, or a kill on request). */

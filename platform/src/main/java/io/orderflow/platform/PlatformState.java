@@ -21,7 +21,7 @@ import java.util.Properties;
  * <p><b>Format.</b> A Java properties file, {@code platform.state} beside the PostgreSQL directory
  * ({@code .orderflow/platform.state} by default): {@code launcher.pid}; once the services are up, {@code control.url}
  * ({@link PlatformControl}), {@code broker.bootstrap} (what Kafka clients put in {@code bootstrap.servers}),
- * {@code broker.metrics} (the broker's Prometheus endpoint) and {@code service.N.name}, {@code .pid},
+ * {@code broker.metrics} (the broker's Prometheus endpoint), {@code broker.pid}, {@code broker.log} and {@code service.N.name}, {@code .pid},
  * {@code .url} and {@code .log} for N = 0, 1, ... in start order. Written whole to a temporary file and renamed, so a
  * reader sees the old state or the new one, never half of one.
  *
@@ -30,8 +30,8 @@ import java.util.Properties;
  */
 record PlatformState(long launcherPid, URI control, Broker broker, List<Service> services) {
 
-    /** The in-process broker: its Kafka listener and its metrics endpoint. */
-    record Broker(String bootstrapServers, URI metrics) {}
+    /** The broker's process: its Kafka listener, its metrics endpoint, its pid and its log. */
+    record Broker(String bootstrapServers, URI metrics, long pid, Path log) {}
 
     /** One service process of the platform. */
     record Service(String name, long pid, URI url, Path log) {}
@@ -55,6 +55,20 @@ record PlatformState(long launcherPid, URI control, Broker broker, List<Service>
         return postgresDirectory.toAbsolutePath().normalize().resolveSibling("logs");
     }
 
+    /**
+     * The broker's process (named {@code log-broker}, its URL the metrics port's root) and then the services: every
+     * process of the platform.
+     */
+    List<Service> processes() {
+        List<Service> all = new ArrayList<>();
+        if (broker != null) {
+            all.add(new Service(
+                    BrokerProcess.NAME, broker.pid(), broker.metrics().resolve("/"), broker.log()));
+        }
+        all.addAll(services);
+        return all;
+    }
+
     boolean launcherAlive() {
         return ProcessHandle.of(launcherPid).map(ProcessHandle::isAlive).orElse(false);
     }
@@ -68,6 +82,8 @@ record PlatformState(long launcherPid, URI control, Broker broker, List<Service>
         if (broker != null) {
             properties.setProperty("broker.bootstrap", broker.bootstrapServers());
             properties.setProperty("broker.metrics", broker.metrics().toString());
+            properties.setProperty("broker.pid", Long.toString(broker.pid()));
+            properties.setProperty("broker.log", broker.log().toString());
         }
         for (int i = 0; i < services.size(); i++) {
             Service service = services.get(i);
@@ -112,7 +128,13 @@ record PlatformState(long launcherPid, URI control, Broker broker, List<Service>
         return Optional.of(new PlatformState(
                 Long.parseLong(properties.getProperty("launcher.pid")),
                 control == null ? null : URI.create(control),
-                bootstrap == null ? null : new Broker(bootstrap, URI.create(properties.getProperty("broker.metrics"))),
+                bootstrap == null
+                        ? null
+                        : new Broker(
+                                bootstrap,
+                                URI.create(properties.getProperty("broker.metrics")),
+                                Long.parseLong(properties.getProperty("broker.pid")),
+                                Path.of(properties.getProperty("broker.log"))),
                 services));
     }
 

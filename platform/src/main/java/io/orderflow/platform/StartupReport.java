@@ -20,11 +20,15 @@ final class StartupReport {
     }
 
     private static void renderBroker(StringBuilder report, LocalPlatform platform) {
-        report.append("Log broker (Kafka protocol)  in this JVM, stopped with it\n");
+        BrokerProcess broker = platform.broker();
+        report.append("Log broker (Kafka protocol)  pid ")
+                .append(broker.pid())
+                .append(", started by this launcher, stopped with it\n");
         row(report, "bootstrap", platform.bootstrapServers() + "  (bootstrap.servers for any Kafka client)");
         row(report, "metrics", platform.metricsUri() + "  (Prometheus)");
         row(report, "health", platform.healthUri().toString());
-        row(report, "data", platform.broker().config().dataDir().toAbsolutePath() + "  (kept across restarts)");
+        row(report, "data", broker.dataDirectory().toAbsolutePath() + "  (kept across restarts)");
+        row(report, "log", broker.logFile().toString());
     }
 
     private static void renderPostgres(StringBuilder report, LocalPlatform platform) {

@@ -147,11 +147,11 @@ final class LauncherProcesses implements AutoCloseable {
             process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
         }
         for (long pid : servicePids()) {
-            // Only a service: a pid file may outlive its process, and the pid be reused since.
+            // Only a service or the broker: a pid file may outlive its process, and the pid be reused since.
             ProcessHandle.of(pid)
                     .filter(handle -> handle.info()
                             .commandLine()
-                            .map(line -> line.contains("quarkus-run.jar"))
+                            .map(line -> line.contains("quarkus-run.jar") || line.contains(BrokerProcess.MAIN_CLASS))
                             .orElse(false))
                     .ifPresent(ProcessHandle::destroyForcibly);
         }

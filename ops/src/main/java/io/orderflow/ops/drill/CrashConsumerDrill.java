@@ -1,21 +1,13 @@
 package io.orderflow.ops.drill;
 
 import io.orderflow.contracts.Topics;
-import io.orderflow.ops.bench.orders.OpenLoopLoad;
-import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * {@code crash-consumer}: {@code kill -9} of one consumer service while orders stream in. The other groups must keep
@@ -72,51 +64,29 @@ public final class CrashConsumerDrill {
         long reservedBefore = probe.stock(sku).path("reserved").asLong();
         double victimDuplicatesBefore = probe.duplicates().getOrDefault(victim, 0.0);
 
-        Queue<String> accepted = new ConcurrentLinkedQueue<>();
-        AtomicInteger refused = new AtomicInteger();
         double killedAt;
         double restartedAt;
         double readyAt;
         long start = System.nanoTime();
-        long total = rate * duration.toSeconds();
-        try (ExecutorService orders = Executors.newVirtualThreadPerTaskExecutor()) {
-            Thread load = Thread.ofPlatform().name("crash-consumer-load").start(() -> {
-                for (long i = 0; i < total; i++) {
-                    long due = start + i * 1_000_000_000L / rate;
-                    try {
-                        OpenLoopLoad.sleepUntil(due);
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                    orders.execute(() -> {
-                        try {
-                            accepted.add(probe.placeOrder("drill-crash", sku));
-                        } catch (IOException e) {
-                            refused.incrementAndGet();
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
-                    });
-                }
-            });
-            report.step("sent " + rate + " orders/s of " + sku + " for " + duration.toSeconds() + " s");
+        SkuOrderStream stream = new SkuOrderStream(probe, "drill-crash", sku, rate, duration);
+        stream.start();
+        report.step("sent " + rate + " orders/s of " + sku + " for " + duration.toSeconds() + " s");
 
-            lag.watchUntil(start + duration.toNanos() / 3);
-            // A partition the victim never committed on has no lag to read: kill it once it has committed on all.
-            PlatformProbe.awaitWhileWatching(lag, WITHIN, () -> lag.committedEverywhere(victim));
-            control.kill(victim);
-            killedAt = lag.seconds();
-            report.step(String.format("killed %s with SIGKILL at %.1f s", victim, killedAt));
+        lag.watchUntil(start + duration.toNanos() / 3);
+        // A partition the victim never committed on has no lag to read: kill it once it has committed on all.
+        PlatformProbe.awaitWhileWatching(lag, WITHIN, () -> lag.committedEverywhere(victim));
+        control.kill(victim);
+        killedAt = lag.seconds();
+        report.step(String.format("killed %s with SIGKILL at %.1f s", victim, killedAt));
 
-            lag.watchUntil(System.nanoTime() + duration.toNanos() / 3);
-            restartedAt = lag.seconds();
-            startWhileWatching(lag);
-            readyAt = lag.seconds();
-            report.step(String.format("started %s again at %.1f s; ready at %.1f s", victim, restartedAt, readyAt));
-            load.join();
-        }
-        List<String> orders = new ArrayList<>(accepted);
-        report.step(orders.size() + " orders accepted, " + refused.get() + " refused or unanswered");
+        lag.watchUntil(System.nanoTime() + duration.toNanos() / 3);
+        restartedAt = lag.seconds();
+        startWhileWatching(lag);
+        readyAt = lag.seconds();
+        report.step(String.format("started %s again at %.1f s; ready at %.1f s", victim, restartedAt, readyAt));
+        stream.join();
+        List<String> orders = stream.accepted();
+        report.step(orders.size() + " orders accepted, " + stream.refused() + " refused or unanswered");
         OrderTracker tracker = new OrderTracker(probe, orders);
         PlatformProbe.awaitWhileWatching(lag, WITHIN, () -> lag.allCaughtUp() && tracker.allProcessed());
         report.step("waited until every group had caught up and every order was processed");
@@ -150,8 +120,8 @@ public final class CrashConsumerDrill {
         long reserved = probe.stock(sku).path("reserved").asLong() - reservedBefore;
         report.check(
                 "no order lost",
-                lost == 0 && refused.get() == 0,
-                lost + " of " + orders.size() + " accepted orders without a reservation; " + refused.get()
+                lost == 0 && stream.refused() == 0,
+                lost + " of " + orders.size() + " accepted orders without a reservation; " + stream.refused()
                         + " orders refused");
         report.check(
                 "no double effect",

@@ -22,6 +22,11 @@ public final class DrillMain {
             Drills:
               duplicate-event   the same event published twice, and a relay re-sending a batch: one effect
                                 everywhere (--orders N: orders of the drill, default 20)
+              broker-failure    kill -9 the broker while orders stream in, start it again on its log: order-service
+                                goes on taking orders, the relays and consumers recover by themselves, no
+                                acknowledged order lost, none doubled (--rate N orders/s, default 20; --duration
+                                SECONDS, default 60; --down SECONDS the broker stays down, default 10; --control URL:
+                                the launcher's control port, default from .orderflow/platform.state)
               crash-consumer    kill -9 a consumer service while orders stream in, start it again: the others
                                 keep up, it resumes from its committed offsets, no order lost, no double effect
                                 (--victim inventory-service|notification-service|analytics-service, default
@@ -72,14 +77,22 @@ public final class DrillMain {
             case DuplicateEventDrill.NAME ->
                 report =
                         new DuplicateEventDrill(target, Integer.parseInt(options.getOrDefault("--orders", "20"))).run();
-            case CrashConsumerDrill.NAME -> {
-                Optional<ServiceControl> control = options.containsKey("--control")
-                        ? Optional.of(ServiceControl.launcher(URI.create(options.get("--control"))))
-                        : ServiceControl.fromStateFile(Path.of(".orderflow", "platform.state"));
+            case BrokerFailureDrill.NAME -> {
+                Optional<ServiceControl> control = control(options);
                 if (control.isEmpty()) {
-                    System.err.println("No running ./run-platform found (.orderflow/platform.state); give --control"
-                            + " URL. With docker compose, kill and start the container yourself.");
-                    System.exit(2);
+                    return;
+                }
+                report = new BrokerFailureDrill(
+                                target,
+                                control.get(),
+                                Integer.parseInt(options.getOrDefault("--rate", "20")),
+                                Duration.ofSeconds(Long.parseLong(options.getOrDefault("--duration", "60"))),
+                                Duration.ofSeconds(Long.parseLong(options.getOrDefault("--down", "10"))))
+                        .run();
+            }
+            case CrashConsumerDrill.NAME -> {
+                Optional<ServiceControl> control = control(options);
+                if (control.isEmpty()) {
                     return;
                 }
                 report = new CrashConsumerDrill(
@@ -132,5 +145,18 @@ public final class DrillMain {
         }
         System.out.print(report.render());
         System.exit(report.passed() ? 0 : 1);
+    }
+
+    /** The launcher's control port from {@code --control} or the state file; exits with 2 when there is none. */
+    private static Optional<ServiceControl> control(Map<String, String> options) throws java.io.IOException {
+        Optional<ServiceControl> control = options.containsKey("--control")
+                ? Optional.of(ServiceControl.launcher(URI.create(options.get("--control"))))
+                : ServiceControl.fromStateFile(Path.of(".orderflow", "platform.state"));
+        if (control.isEmpty()) {
+            System.err.println("No running ./run-platform found (.orderflow/platform.state); give --control"
+                    + " URL. With docker compose, kill and start the container yourself.");
+            System.exit(2);
+        }
+        return control;
     }
 }

@@ -1,0 +1,115 @@
+package io.orderflow.ops.drill;
+
+import io.orderflow.contracts.Topics;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * {@code broker-failure}: {@code kill -9} of the broker while orders stream in, then a start on the same log. Nothing
+ * else is touched: order-service must go on taking orders (its outbox is in PostgreSQL), and the relays and the
+ * consumers must find the broker again by themselves; no acknowledged order may be lost, none may have a double
+ * effect.
+ *
+ * <p>Orders of one random SKU, one unit each ({@link SkuOrderStream}), go to order-service at {@code rate} per second
+ * for {@code duration}. A third of the way in the broker is killed through {@link ServiceControl} ({@code log-broker}
+ * on the launcher's control port); {@code down} later it is started again. The lag monitor is read once a second
+ * throughout (it has nothing to read while the broker is down). Checks: order-service accepted every order, the broker
+ * down or not; every accepted order was reserved and mailed, so every record the broker acknowledged before the crash
+ * was still in its log after it, and the relays published what piled up meanwhile; the SKU's reserved stock rose by
+ * exactly the number of accepted orders and every order has one mail (records the relays sent again after the crash,
+ * not knowing whether the broker had them, were skipped as duplicates); every group caught up.
+ */
+public final class BrokerFailureDrill {
+
+    public static final String NAME = "broker-failure";
+    private static final Duration WITHIN = Duration.ofSeconds(240);
+
+    private final DrillTarget target;
+    private final ServiceControl control;
+    private final int rate;
+    private final Duration duration;
+    private final Duration down;
+    private final PlatformProbe probe;
+
+    public BrokerFailureDrill(DrillTarget target, ServiceControl control, int rate, Duration duration, Duration down) {
+        if (rate < 1 || duration.toSeconds() < 3 || down.isNegative()) {
+            throw new IllegalArgumentException("the rate must be positive, the duration at least 3 s and the outage"
+                    + " not negative; were " + rate + ", " + duration + ", " + down);
+        }
+        this.target = target;
+        this.control = control;
+        this.rate = rate;
+        this.duration = duration;
+        this.down = down;
+        this.probe = new PlatformProbe(target);
+    }
+
+    public DrillReport run() throws Exception {
+        DrillReport report = new DrillReport(NAME);
+        List<String> groups = target.consumers().keySet().stream().sorted().toList();
+        LagWatch lag = new LagWatch(target.lagMonitor(), Topics.ORDERS, groups);
+        String sku = "sku-" + (1 + ThreadLocalRandom.current().nextInt(1_000));
+        long reservedBefore = probe.stock(sku).path("reserved").asLong();
+
+        long start = System.nanoTime();
+        SkuOrderStream stream = new SkuOrderStream(probe, "drill-broker", sku, rate, duration);
+        stream.start();
+        report.step("sent " + rate + " orders/s of " + sku + " for " + duration.toSeconds() + " s");
+        lag.watchUntil(start + duration.toNanos() / 3);
+        control.kill("log-broker");
+        double killedAt = lag.seconds();
+        report.step(String.format("killed the broker with SIGKILL at %.1f s", killedAt));
+        lag.watchUntil(System.nanoTime() + down.toNanos());
+        double restartedAt = lag.seconds();
+        control.start("log-broker");
+        double readyAt = lag.seconds();
+        report.step(String.format(
+                "started the broker again on the same log at %.1f s; ready at %.1f s", restartedAt, readyAt));
+        lag.watchWhile(() -> !stream.isDone());
+        List<String> orders = stream.accepted();
+        report.step(orders.size() + " orders accepted, " + stream.refused() + " refused or unanswered");
+        OrderTracker tracker = new OrderTracker(probe, orders);
+        PlatformProbe.awaitWhileWatching(lag, WITHIN, () -> lag.allCaughtUp() && tracker.allProcessed());
+        double caughtUp = lag.seconds();
+        report.step(String.format(
+                "every group had caught up and every order was processed at %.0f s, %.0f s after the broker was"
+                        + " back",
+                caughtUp, caughtUp - readyAt));
+        report.chart(lag.chart(60));
+
+        report.check(
+                "order-service took every order, the broker down or not",
+                stream.refused() == 0,
+                orders.size() + " accepted, " + stream.refused() + " refused or unanswered");
+        int mailsOff = 0;
+        for (String order : orders) {
+            if (probe.mails(order) != 1) {
+                mailsOff++;
+            }
+        }
+        report.check(
+                "no acknowledged order lost",
+                tracker.allProcessed(),
+                orders.size() + " accepted orders reserved by inventory-service and mailed by notification-service");
+        long reserved = probe.stock(sku).path("reserved").asLong() - reservedBefore;
+        report.check(
+                "no double effect",
+                reserved == orders.size() && mailsOff == 0,
+                sku + " reserved " + reserved + " more units for " + orders.size() + " orders of one unit; " + mailsOff
+                        + " orders with other than one mail");
+        report.check(
+                "the relays and the consumers recovered by themselves",
+                lag.allCaughtUp(),
+                String.format(
+                        "every group caught up %.0f s after the broker was back: %s",
+                        caughtUp - readyAt,
+                        groups.stream()
+                                .map(group -> group + " lag "
+                                        + lag.latest(group)
+                                                .map(LagWatch.Reading::lag)
+                                                .orElse(-1L))
+                                .toList()));
+        return report;
+    }
+}
