@@ -22,7 +22,8 @@ public record LaunchOptions(
         int orderServicePort,
         int relayPort,
         int consumerPortsFrom,
-        Tracing tracing) {
+        Tracing tracing,
+        String kafkaBootstrapServers) {
 
     /**
      * Where the services export their spans: over OTLP to {@code endpoint} with {@code protocol} ({@code grpc} or
@@ -73,7 +74,13 @@ public record LaunchOptions(
                 DEFAULT_ORDER_SERVICE_PORT,
                 DEFAULT_RELAY_PORT,
                 DEFAULT_CONSUMER_PORTS_FROM,
-                Tracing.OFF);
+                Tracing.OFF,
+                null);
+    }
+
+    /** True when the platform runs on a Kafka cluster given by {@code --bootstrap-servers} instead of our broker. */
+    public boolean externalKafka() {
+        return kafkaBootstrapServers != null;
     }
 
     public static final String USAGE = """
@@ -81,15 +88,16 @@ public record LaunchOptions(
                                 [--postgres-dir DIR] [--postgres-port PORT]
                                 [--order-service-port PORT] [--relay-port PORT] [--consumer-ports-from PORT]
                                 [--otlp-endpoint URL [--otlp-protocol grpc|http/protobuf]]
-                                [--no-services] [--help]
+                                [--bootstrap-servers HOSTS] [--no-services] [--help]
                    run-platform status | stop | logs SERVICE | kill SERVICE | start SERVICE  [--postgres-dir DIR]
 
             Starts every part of the orderflow platform that exists, on this machine and without Docker, and
             keeps it running until Ctrl-C or SIGTERM, then stops it cleanly.
 
-            Today that is our Kafka-protocol log broker (clients connect to localhost:9092), PostgreSQL with
-            one database per service (order, inventory, notification, analytics), the order service
-            (http://localhost:8080/orders) and the outbox relay that publishes its events to the topic "orders".
+            That is our Kafka-protocol log broker (clients connect to localhost:9092), PostgreSQL with one
+            database per service (order, inventory, notification, analytics), order-service
+            (http://localhost:8080/orders) and the outbox relay that publishes its events to the topic "orders",
+            inventory-, notification- and analytics-service, inventory's outbox relay and the lag monitor.
 
               --broker-dir DIR      where the log broker keeps its topics and partitions, kept across restarts
                                     (default: .orderflow/broker under the working directory)
@@ -110,6 +118,10 @@ public record LaunchOptions(
                                     OpenTelemetry collector's http://localhost:4317 (default: no spans are
                                     recorded; the W3C trace context still flows into records and logs)
               --otlp-protocol P     grpc (default, port 4317) or http/protobuf (port 4318)
+              --bootstrap-servers HOSTS
+                                    run the services on this Kafka cluster (e.g. Apache Kafka) instead of
+                                    starting our broker; the --broker-* and --metrics-port options are then
+                                    unused (default: our broker)
               --no-services         start only the broker and PostgreSQL
               --help                print this text
 
@@ -118,9 +130,9 @@ public record LaunchOptions(
             From another terminal:
               status                each service's process and readiness (exit code 0 when all are ready)
               stop                  stops a running platform (and services a killed launcher left behind)
-              logs SERVICE          a service's log, followed until Ctrl-C (order-service, outbox-relay,
-                                    inventory-service, inventory-outbox-relay, notification-service,
-                                    analytics-service, lag-monitor)
+              logs SERVICE          a service's log, followed until Ctrl-C (log-broker, order-service,
+                                    outbox-relay, inventory-service, inventory-outbox-relay,
+                                    notification-service, analytics-service, lag-monitor)
               kill SERVICE          SIGKILL to a service, as a crash would; it stays down until
               start SERVICE         starts it again with its settings and port
 
@@ -130,9 +142,10 @@ public record LaunchOptions(
               ORDERFLOW_POSTGRES_PASSWORD  default empty
             (or the system properties orderflow.postgres.url, .user, .password).
 
-            The launcher's log (the broker and PostgreSQL) goes to stderr as plain text lines; set
+            The launcher's log (PostgreSQL, the services' starts and crashes) goes to stderr as plain text
+            lines; set
               LOG_FORMAT=json              for one JSON object per line instead
-            order-service and outbox-relay write theirs to logs/ beside the PostgreSQL directory
+            The broker and the services write theirs to logs/ beside the PostgreSQL directory
             (.orderflow/logs by default).
             """;
 
@@ -149,7 +162,8 @@ public record LaunchOptions(
                 DEFAULT_ORDER_SERVICE_PORT,
                 DEFAULT_RELAY_PORT,
                 DEFAULT_CONSUMER_PORTS_FROM,
-                Tracing.OFF);
+                Tracing.OFF,
+                null);
     }
 
     /** Accepts {@code --option value} and {@code --option=value}; a later occurrence of an option wins. */
@@ -167,6 +181,7 @@ public record LaunchOptions(
         int consumerPortsFrom = defaults.consumerPortsFrom;
         URI otlpEndpoint = null;
         String otlpProtocol = "grpc";
+        String kafka = null;
         for (int i = 0; i < args.length; i++) {
             String argument = args[i];
             boolean inline = argument.contains("=");
@@ -193,6 +208,8 @@ public record LaunchOptions(
                     otlpEndpoint = endpoint(name, inline ? valueAfterEquals(argument) : nextValue(args, i++));
                 case "--otlp-protocol" ->
                     otlpProtocol = protocol(name, inline ? valueAfterEquals(argument) : nextValue(args, i++));
+                case "--bootstrap-servers" ->
+                    kafka = bootstrapServers(name, inline ? valueAfterEquals(argument) : nextValue(args, i++));
                 case "--no-services" -> services = false;
                 default -> throw new InvalidArgumentsException("Unknown argument '" + argument + "'.");
             }
@@ -230,7 +247,29 @@ public record LaunchOptions(
                 orderServicePort,
                 relayPort,
                 consumerPortsFrom,
-                otlpEndpoint == null ? Tracing.OFF : new Tracing(otlpEndpoint, otlpProtocol));
+                otlpEndpoint == null ? Tracing.OFF : new Tracing(otlpEndpoint, otlpProtocol),
+                kafka);
+    }
+
+    /** {@code host:port[,host:port...]}, each port a number. */
+    private static String bootstrapServers(String name, String value) {
+        for (String server : value.split(",")) {
+            int colon = server.lastIndexOf(':');
+            boolean valid = colon > 0 && colon < server.length() - 1;
+            if (valid) {
+                try {
+                    int port = Integer.parseInt(server.substring(colon + 1));
+                    valid = port > 0 && port <= 65_535;
+                } catch (NumberFormatException e) {
+                    valid = false;
+                }
+            }
+            if (!valid) {
+                throw new InvalidArgumentsException(name
+                        + " takes HOST:PORT[,HOST:PORT...] (e.g. kafka-1:9092,kafka-2:9092), was '" + value + "'.");
+            }
+        }
+        return value;
     }
 
     /**

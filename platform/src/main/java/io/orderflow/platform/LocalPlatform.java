@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -26,7 +27,9 @@ import org.apache.kafka.common.errors.TopicExistsException;
  * Everything the launcher starts, as one object that stops it all again.
  *
  * <p>Our log broker, a process of its own ({@link BrokerProcess}), with its data under the launch options' broker
- * directory (kept across restarts, like a Kafka log directory), then a {@link LocalPostgres} (the configured server, or an embedded one
+ * directory (kept across restarts, like a Kafka log directory), or no broker at all when the options name a Kafka
+ * cluster to run on ({@link LaunchOptions#kafkaBootstrapServers}: the same services, only their {@code
+ * kafka.bootstrap.servers} differs), then a {@link LocalPostgres} (the configured server, or an embedded one
  * under the launch options' directory) and one database per service, then a local SMTP server (GreenMail, in this
  * JVM, for notification-service's mails), then the services, each a {@link ServiceProcess}: order-service and its
  * outbox-relay, inventory-service and the outbox-relay of its outcomes (one relay per database), notification-service
@@ -66,7 +69,8 @@ public final class LocalPlatform implements AutoCloseable {
     /** Partitions of the {@code orders} topic the platform creates: room for six consumers per group. */
     static final int ORDERS_PARTITIONS = 6;
 
-    private BrokerProcess broker;
+    private BrokerProcess broker; // null on an external Kafka cluster
+    private final String bootstrapServers;
     private final LocalPostgres postgres;
     private final List<PostgresDatabase> databases;
     private final List<Slot> slots;
@@ -75,11 +79,13 @@ public final class LocalPlatform implements AutoCloseable {
 
     private LocalPlatform(
             BrokerProcess broker,
+            String bootstrapServers,
             LocalPostgres postgres,
             List<PostgresDatabase> databases,
             GreenMail smtp,
             List<Slot> slots) {
         this.broker = broker;
+        this.bootstrapServers = bootstrapServers;
         this.postgres = postgres;
         this.databases = databases;
         this.smtp = smtp;
@@ -99,7 +105,8 @@ public final class LocalPlatform implements AutoCloseable {
     }
 
     public static LocalPlatform start(PostgresConfiguration configuration, LaunchOptions options) {
-        BrokerProcess broker = startBroker(options);
+        BrokerProcess broker = options.externalKafka() ? null : startBroker(options);
+        String bootstrapServers = broker == null ? options.kafkaBootstrapServers() : broker.bootstrapServers();
         try {
             LocalPostgres postgres = LocalPostgres.start(
                     configuration, options.postgresDirectory(), options.postgresPort(), EmbeddedMode.KEPT);
@@ -107,12 +114,12 @@ public final class LocalPlatform implements AutoCloseable {
                 List<PostgresDatabase> databases =
                         SERVICES.stream().map(postgres::database).toList();
                 if (!options.services()) {
-                    return new LocalPlatform(broker, postgres, databases, null, List.of());
+                    return new LocalPlatform(broker, bootstrapServers, postgres, databases, null, List.of());
                 }
                 GreenMail smtp = startSmtp();
                 try {
-                    List<Slot> services = startServices(options, broker.bootstrapServers(), databases, smtp);
-                    return new LocalPlatform(broker, postgres, databases, smtp, services);
+                    List<Slot> services = startServices(options, bootstrapServers, databases, smtp);
+                    return new LocalPlatform(broker, bootstrapServers, postgres, databases, smtp, services);
                 } catch (RuntimeException e) {
                     smtp.stop();
                     throw e;
@@ -122,7 +129,9 @@ public final class LocalPlatform implements AutoCloseable {
                 throw e;
             }
         } catch (RuntimeException e) {
-            broker.close();
+            if (broker != null) {
+                broker.close();
+            }
             throw e;
         }
     }
@@ -244,7 +253,8 @@ public final class LocalPlatform implements AutoCloseable {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
             for (String name : names) {
                 try {
-                    admin.createTopics(List.of(new NewTopic(name, ORDERS_PARTITIONS, (short) 1)))
+                    // -1: the cluster's default replication factor (1 on our broker, 3 on compose's Kafka cluster).
+                    admin.createTopics(List.of(new NewTopic(name, ORDERS_PARTITIONS, (short) -1)))
                             .all()
                             .get(30, TimeUnit.SECONDS);
                 } catch (ExecutionException e) {
@@ -268,14 +278,14 @@ public final class LocalPlatform implements AutoCloseable {
                 logs.resolve(BrokerProcess.NAME + ".pid"));
     }
 
-    /** The broker's current process. */
-    synchronized BrokerProcess broker() {
-        return broker;
+    /** The broker's current process; empty when the platform runs on an external Kafka cluster. */
+    synchronized Optional<BrokerProcess> broker() {
+        return Optional.ofNullable(broker);
     }
 
-    /** What Kafka clients put in {@code bootstrap.servers}, with the port actually bound. */
+    /** What Kafka clients put in {@code bootstrap.servers}: our broker with the port actually bound, or the cluster's. */
     public String bootstrapServers() {
-        return broker().bootstrapServers();
+        return bootstrapServers;
     }
 
     /** The services' current processes, in start order (empty with {@code --no-services}). */
@@ -296,7 +306,7 @@ public final class LocalPlatform implements AutoCloseable {
     /** SIGKILL to {@code instance}'s process, as a crash would; returns once it is gone. It stays down until {@link #start}. */
     public synchronized void kill(String instance) {
         if (instance.equals(BrokerProcess.NAME)) {
-            broker.killNine();
+            ownBroker().killNine();
             return;
         }
         slot(instance).process.killNine();
@@ -312,7 +322,15 @@ public final class LocalPlatform implements AutoCloseable {
         if (closed.get()) {
             throw new IllegalStateException("the platform is stopping");
         }
-        broker = broker.restart();
+        broker = ownBroker().restart();
+        return broker;
+    }
+
+    private BrokerProcess ownBroker() {
+        if (broker == null) {
+            throw new IllegalStateException(
+                    "the platform runs on the Kafka cluster at " + bootstrapServers + ", not on our broker");
+        }
         return broker;
     }
 
@@ -350,18 +368,14 @@ public final class LocalPlatform implements AutoCloseable {
                 : java.util.OptionalInt.of(smtp.getSmtp().getPort());
     }
 
-    /** The broker's Prometheus endpoint. */
-    public URI metricsUri() {
-        return brokerHttp("/metrics");
+    /** Our broker's Prometheus endpoint; empty on an external Kafka cluster. */
+    public Optional<URI> metricsUri() {
+        return broker().map(process -> process.http("/metrics"));
     }
 
-    /** The broker's health check: 200 while it serves Kafka clients. */
-    public URI healthUri() {
-        return brokerHttp("/health");
-    }
-
-    private URI brokerHttp(String path) {
-        return broker().http(path);
+    /** Our broker's health check, 200 while it serves Kafka clients; empty on an external Kafka cluster. */
+    public Optional<URI> healthUri() {
+        return broker().map(process -> process.http("/health"));
     }
 
     public LocalPostgres postgres() {
@@ -388,7 +402,7 @@ public final class LocalPlatform implements AutoCloseable {
             try {
                 postgres.close();
             } finally {
-                broker().close();
+                broker().ifPresent(BrokerProcess::close);
             }
         }
     }

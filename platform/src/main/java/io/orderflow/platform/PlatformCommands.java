@@ -96,8 +96,8 @@ final class PlatformCommands {
         }
         out.println("orderflow platform is running (launcher pid " + state.launcherPid() + ").");
         if (state.broker() != null) {
-            out.println("  broker: " + state.broker().bootstrapServers() + " (bootstrap.servers), metrics "
-                    + state.broker().metrics());
+            out.println("  broker: " + state.broker().bootstrapServers() + " (bootstrap.servers)"
+                    + (state.broker().ours() ? ", metrics " + state.broker().metrics() : ", a Kafka cluster"));
         }
         out.printf("  %-24s %-8s %-8s %-10s %-26s %s%n", "SERVICE", "PID", "PROCESS", "READY", "URL", "LOG");
         boolean allWell = true;

@@ -71,8 +71,16 @@ final class PlatformControl implements AutoCloseable {
             }
             switch (path[3]) {
                 case "kill" -> {
+                    if (broker && platform.broker().isEmpty()) {
+                        answer(
+                                exchange,
+                                409,
+                                "the platform runs on the Kafka cluster at " + platform.bootstrapServers()
+                                        + ", not on our broker");
+                        return;
+                    }
                     long pid = broker
-                            ? platform.broker().pid()
+                            ? platform.broker().orElseThrow().pid()
                             : platform.service(instance).pid();
                     platform.kill(instance);
                     answer(exchange, 200, "killed " + instance + " (pid " + pid + ") with SIGKILL");

@@ -22,8 +22,8 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p><b>Stopping.</b> The shutdown hook is installed before anything starts, so Ctrl-C or SIGTERM at any moment,
  * start-up included, stops what has started: the whole platform once it is up, else every service process started so
- * far ({@link ChildProcesses#stopAll}, which also refuses to start more), while PostgreSQL's own hook stops it and the
- * broker ends with this JVM. {@code kill -9} of the launcher leaves its services running; {@code ./run-platform stop}
+ * far, the broker included ({@link ChildProcesses#stopAll}, which also refuses to start more), while PostgreSQL's own
+ * hook stops it. {@code kill -9} of the launcher leaves its services running; {@code ./run-platform stop}
  * stops them, and so does the next start (their pid files). The launcher's {@link PlatformState} is written before the
  * start and deleted after a clean stop.
  *
@@ -127,23 +127,29 @@ public final class PlatformLauncher {
     }
 
     private static PlatformState.Broker broker(LocalPlatform platform) {
-        BrokerProcess broker = platform.broker();
-        return new PlatformState.Broker(
-                broker.bootstrapServers(), broker.http("/metrics"), broker.pid(), broker.logFile());
+        return platform.broker()
+                .map(broker -> new PlatformState.Broker(
+                        broker.bootstrapServers(), broker.http("/metrics"), broker.pid(), broker.logFile()))
+                .orElse(PlatformState.Broker.external(platform.bootstrapServers()));
     }
 
     /** Reports the broker's current process if it exits while the platform runs. */
     private static void watchBroker(LocalPlatform platform, AtomicBoolean stopping) {
-        BrokerProcess broker = platform.broker();
-        broker.onExit().thenAccept(code -> {
-            if (!stopping.get()) {
-                System.err.printf(
-                        "%norderflow platform: %s (pid %d) exited with code %d and is not restarted; the services"
-                                + " retry until it is back. ./run-platform start %s starts it again. The end of"
-                                + " %s:%n%s%n%n",
-                        BrokerProcess.NAME, broker.pid(), code, BrokerProcess.NAME, broker.logFile(), broker.tail(20));
-            }
-        });
+        platform.broker()
+                .ifPresent(broker -> broker.onExit().thenAccept(code -> {
+                    if (!stopping.get()) {
+                        System.err.printf(
+                                "%norderflow platform: %s (pid %d) exited with code %d and is not restarted; the services"
+                                        + " retry until it is back. ./run-platform start %s starts it again. The end of"
+                                        + " %s:%n%s%n%n",
+                                BrokerProcess.NAME,
+                                broker.pid(),
+                                code,
+                                BrokerProcess.NAME,
+                                broker.logFile(),
+                                broker.tail(20));
+                    }
+                }));
     }
 
     /** Reports {@code process} if it exits while the platform runs (a crash, or a kill on request). */

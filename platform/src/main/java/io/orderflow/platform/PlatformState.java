@@ -30,8 +30,20 @@ import java.util.Properties;
  */
 record PlatformState(long launcherPid, URI control, Broker broker, List<Service> services) {
 
-    /** The broker's process: its Kafka listener, its metrics endpoint, its pid and its log. */
-    record Broker(String bootstrapServers, URI metrics, long pid, Path log) {}
+    /**
+     * The broker: its Kafka listener and, for our broker's process, its metrics endpoint, pid and log (null, 0 and
+     * null for a Kafka cluster the launcher did not start).
+     */
+    record Broker(String bootstrapServers, URI metrics, long pid, Path log) {
+
+        static Broker external(String bootstrapServers) {
+            return new Broker(bootstrapServers, null, 0, null);
+        }
+
+        boolean ours() {
+            return pid > 0;
+        }
+    }
 
     /** One service process of the platform. */
     record Service(String name, long pid, URI url, Path log) {}
@@ -61,7 +73,7 @@ record PlatformState(long launcherPid, URI control, Broker broker, List<Service>
      */
     List<Service> processes() {
         List<Service> all = new ArrayList<>();
-        if (broker != null) {
+        if (broker != null && broker.ours()) {
             all.add(new Service(
                     BrokerProcess.NAME, broker.pid(), broker.metrics().resolve("/"), broker.log()));
         }
@@ -81,9 +93,11 @@ record PlatformState(long launcherPid, URI control, Broker broker, List<Service>
         }
         if (broker != null) {
             properties.setProperty("broker.bootstrap", broker.bootstrapServers());
-            properties.setProperty("broker.metrics", broker.metrics().toString());
-            properties.setProperty("broker.pid", Long.toString(broker.pid()));
-            properties.setProperty("broker.log", broker.log().toString());
+            if (broker.ours()) {
+                properties.setProperty("broker.metrics", broker.metrics().toString());
+                properties.setProperty("broker.pid", Long.toString(broker.pid()));
+                properties.setProperty("broker.log", broker.log().toString());
+            }
         }
         for (int i = 0; i < services.size(); i++) {
             Service service = services.get(i);
@@ -130,11 +144,13 @@ record PlatformState(long launcherPid, URI control, Broker broker, List<Service>
                 control == null ? null : URI.create(control),
                 bootstrap == null
                         ? null
-                        : new Broker(
-                                bootstrap,
-                                URI.create(properties.getProperty("broker.metrics")),
-                                Long.parseLong(properties.getProperty("broker.pid")),
-                                Path.of(properties.getProperty("broker.log"))),
+                        : properties.getProperty("broker.pid") == null
+                                ? Broker.external(bootstrap)
+                                : new Broker(
+                                        bootstrap,
+                                        URI.create(properties.getProperty("broker.metrics")),
+                                        Long.parseLong(properties.getProperty("broker.pid")),
+                                        Path.of(properties.getProperty("broker.log"))),
                 services));
     }
 

@@ -20,15 +20,25 @@ final class StartupReport {
     }
 
     private static void renderBroker(StringBuilder report, LocalPlatform platform) {
-        BrokerProcess broker = platform.broker();
-        report.append("Log broker (Kafka protocol)  pid ")
-                .append(broker.pid())
-                .append(", started by this launcher, stopped with it\n");
-        row(report, "bootstrap", platform.bootstrapServers() + "  (bootstrap.servers for any Kafka client)");
-        row(report, "metrics", platform.metricsUri() + "  (Prometheus)");
-        row(report, "health", platform.healthUri().toString());
-        row(report, "data", broker.dataDirectory().toAbsolutePath() + "  (kept across restarts)");
-        row(report, "log", broker.logFile().toString());
+        platform.broker()
+                .ifPresentOrElse(
+                        broker -> {
+                            report.append("Log broker (Kafka protocol)  pid ")
+                                    .append(broker.pid())
+                                    .append(", started by this launcher, stopped with it\n");
+                            row(
+                                    report,
+                                    "bootstrap",
+                                    platform.bootstrapServers() + "  (bootstrap.servers for any Kafka client)");
+                            row(report, "metrics", broker.http("/metrics") + "  (Prometheus)");
+                            row(report, "health", broker.http("/health").toString());
+                            row(report, "data", broker.dataDirectory().toAbsolutePath() + "  (kept across restarts)");
+                            row(report, "log", broker.logFile().toString());
+                        },
+                        () -> {
+                            report.append("Kafka cluster  given by --bootstrap-servers, not started or stopped here\n");
+                            row(report, "bootstrap", platform.bootstrapServers());
+                        });
     }
 
     private static void renderPostgres(StringBuilder report, LocalPlatform platform) {

@@ -34,7 +34,8 @@ class LaunchOptionsTest {
                 18080,
                 18081,
                 18082,
-                LaunchOptions.Tracing.OFF);
+                LaunchOptions.Tracing.OFF,
+                null);
 
         assertThat(LaunchOptions.parse(
                         "--postgres-dir", "/var/tmp/pg",
@@ -172,5 +173,17 @@ class LaunchOptionsTest {
         assertThatThrownBy(() -> LaunchOptions.parse("--otlp-protocol", "http/json"))
                 .isInstanceOf(InvalidArgumentsException.class)
                 .hasMessageContaining("grpc or http/protobuf");
+    }
+
+    @Test
+    void bootstrapServersPutThePlatformOnAnotherKafkaAndABadListIsRefused() {
+        LaunchOptions options = LaunchOptions.parse("--bootstrap-servers", "kafka-1:9092,kafka-2:9092");
+
+        assertThat(options.kafkaBootstrapServers()).isEqualTo("kafka-1:9092,kafka-2:9092");
+        assertThat(options.externalKafka()).isTrue();
+        assertThat(LaunchOptions.parse().externalKafka()).isFalse();
+        assertThatThrownBy(() -> LaunchOptions.parse("--bootstrap-servers=kafka-1"))
+                .isInstanceOf(InvalidArgumentsException.class)
+                .hasMessageContaining("HOST:PORT");
     }
 }

@@ -88,7 +88,7 @@ class LocalPlatformTest {
     @Test
     void startsABrokerThatStockKafkaClientsProduceToAndConsumeFrom() throws Exception {
         assertThat(platform.bootstrapServers())
-                .isEqualTo("localhost:" + platform.broker().port());
+                .isEqualTo("localhost:" + platform.broker().orElseThrow().port());
 
         createTopic(platform, "platform-check");
         produce(platform, "platform-check", "order-1", "created");
@@ -100,8 +100,8 @@ class LocalPlatformTest {
 
     @Test
     void answersHealthAndMetricsOverHttp() throws Exception {
-        HttpResponse<String> health = get(platform.healthUri());
-        HttpResponse<String> metrics = get(platform.metricsUri());
+        HttpResponse<String> health = get(platform.healthUri().orElseThrow());
+        HttpResponse<String> metrics = get(platform.metricsUri().orElseThrow());
 
         assertThat(health.statusCode()).isEqualTo(200);
         assertThat(health.body()).isEqualTo("ok\n");
@@ -115,9 +115,10 @@ class LocalPlatformTest {
 
         assertThat(report)
                 .contains(
-                        "bootstrap  localhost:" + platform.broker().port(),
-                        "http://localhost:" + platform.broker().metricsPort() + "/metrics",
-                        "http://localhost:" + platform.broker().metricsPort() + "/health",
+                        "bootstrap  localhost:"
+                                + platform.broker().orElseThrow().port(),
+                        "http://localhost:" + platform.broker().orElseThrow().metricsPort() + "/metrics",
+                        "http://localhost:" + platform.broker().orElseThrow().metricsPort() + "/health",
                         sharedBrokerDirectory.toAbsolutePath().toString(),
                         "embedded",
                         platform.postgres().adminJdbcUrl());
@@ -135,8 +136,8 @@ class LocalPlatformTest {
         LocalPlatform own = LocalPlatform.start(PostgresConfiguration.embedded(), options);
         PostgresDatabase orders = own.databases().getFirst();
         Path data = own.postgres().embeddedDataDirectory().orElseThrow();
-        int brokerPort = own.broker().port();
-        int metricsPort = own.broker().metricsPort();
+        int brokerPort = own.broker().orElseThrow().port();
+        int metricsPort = own.broker().orElseThrow().metricsPort();
         createTopic(own, "orders");
         produce(own, "orders", "order-1", "created");
         try (Connection connection = orders.connect();

@@ -484,6 +484,7 @@ class PlatformEndToEndTest {
         DrillReport report = new BrokerFailureDrill(
                         drillTarget(),
                         ServiceControl.launcher(state.control()),
+                        "log-broker",
                         10,
                         Duration.ofSeconds(15),
                         Duration.ofSeconds(5))
@@ -491,7 +492,7 @@ class PlatformEndToEndTest {
 
         assertThat(passed(report))
                 .contains(
-                        "killed the broker with SIGKILL",
+                        "killed the broker (log-broker) with SIGKILL",
                         "no acknowledged order lost",
                         "no double effect",
                         "order-service took every order, the broker down or not");

@@ -12,8 +12,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * effect.
  *
  * <p>Orders of one random SKU, one unit each ({@link SkuOrderStream}), go to order-service at {@code rate} per second
- * for {@code duration}. A third of the way in the broker is killed through {@link ServiceControl} ({@code log-broker}
- * on the launcher's control port); {@code down} later it is started again. The lag monitor is read once a second
+ * for {@code duration}. A third of the way in the broker {@code victim} is killed through {@link ServiceControl}
+ * ({@code log-broker}; on compose's Kafka profile one of the three nodes, {@code kafka-1}, and the cluster goes on with
+ * two); {@code down} later it is started again. The lag monitor is read once a second
  * throughout (it has nothing to read while the broker is down). Checks: order-service accepted every order, the broker
  * down or not; every accepted order was reserved and mailed, so every record the broker acknowledged before the crash
  * was still in its log after it, and the relays published what piled up meanwhile; the SKU's reserved stock rose by
@@ -27,18 +28,21 @@ public final class BrokerFailureDrill {
 
     private final DrillTarget target;
     private final ServiceControl control;
+    private final String victim;
     private final int rate;
     private final Duration duration;
     private final Duration down;
     private final PlatformProbe probe;
 
-    public BrokerFailureDrill(DrillTarget target, ServiceControl control, int rate, Duration duration, Duration down) {
+    public BrokerFailureDrill(
+            DrillTarget target, ServiceControl control, String victim, int rate, Duration duration, Duration down) {
         if (rate < 1 || duration.toSeconds() < 3 || down.isNegative()) {
             throw new IllegalArgumentException("the rate must be positive, the duration at least 3 s and the outage"
                     + " not negative; were " + rate + ", " + duration + ", " + down);
         }
         this.target = target;
         this.control = control;
+        this.victim = victim;
         this.rate = rate;
         this.duration = duration;
         this.down = down;
@@ -57,12 +61,12 @@ public final class BrokerFailureDrill {
         stream.start();
         report.step("sent " + rate + " orders/s of " + sku + " for " + duration.toSeconds() + " s");
         lag.watchUntil(start + duration.toNanos() / 3);
-        control.kill("log-broker");
+        control.kill(victim);
         double killedAt = lag.seconds();
-        report.step(String.format("killed the broker with SIGKILL at %.1f s", killedAt));
+        report.step(String.format("killed the broker (%s) with SIGKILL at %.1f s", victim, killedAt));
         lag.watchUntil(System.nanoTime() + down.toNanos());
         double restartedAt = lag.seconds();
-        control.start("log-broker");
+        control.start(victim);
         double readyAt = lag.seconds();
         report.step(String.format(
                 "started the broker again on the same log at %.1f s; ready at %.1f s", restartedAt, readyAt));

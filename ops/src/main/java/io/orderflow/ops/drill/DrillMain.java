@@ -25,13 +25,14 @@ public final class DrillMain {
               broker-failure    kill -9 the broker while orders stream in, start it again on its log: order-service
                                 goes on taking orders, the relays and consumers recover by themselves, no
                                 acknowledged order lost, none doubled (--rate N orders/s, default 20; --duration
-                                SECONDS, default 60; --down SECONDS the broker stays down, default 10; --control URL:
-                                the launcher's control port, default from .orderflow/platform.state)
+                                SECONDS, default 60; --down SECONDS the broker stays down, default 10; --victim
+                                NAME, default log-broker: kafka-1 on compose's Kafka profile; --control)
               crash-consumer    kill -9 a consumer service while orders stream in, start it again: the others
                                 keep up, it resumes from its committed offsets, no order lost, no double effect
                                 (--victim inventory-service|notification-service|analytics-service, default
                                 inventory-service; --rate N orders/s, default 20; --duration SECONDS, default 60;
-                                --control URL: the launcher's control port, default from .orderflow/platform.state)
+                                --control URL: the launcher's control port, default from .orderflow/platform.state;
+                                --control compose: docker compose kill and up --wait, run where docker-compose.yml is)
               hot-partition     order events keyed by customer, one customer placing most orders, then the same
                                 load keyed by order id: each partition's records, produce rate and lag side by
                                 side; the hot partition stands out, order ids spread evenly, nothing is lost
@@ -85,6 +86,7 @@ public final class DrillMain {
                 report = new BrokerFailureDrill(
                                 target,
                                 control.get(),
+                                options.getOrDefault("--victim", "log-broker"),
                                 Integer.parseInt(options.getOrDefault("--rate", "20")),
                                 Duration.ofSeconds(Long.parseLong(options.getOrDefault("--duration", "60"))),
                                 Duration.ofSeconds(Long.parseLong(options.getOrDefault("--down", "10"))))
@@ -149,12 +151,15 @@ public final class DrillMain {
 
     /** The launcher's control port from {@code --control} or the state file; exits with 2 when there is none. */
     private static Optional<ServiceControl> control(Map<String, String> options) throws java.io.IOException {
-        Optional<ServiceControl> control = options.containsKey("--control")
-                ? Optional.of(ServiceControl.launcher(URI.create(options.get("--control"))))
-                : ServiceControl.fromStateFile(Path.of(".orderflow", "platform.state"));
+        String given = options.get("--control");
+        Optional<ServiceControl> control = given == null
+                ? ServiceControl.fromStateFile(Path.of(".orderflow", "platform.state"))
+                : given.equals("compose")
+                        ? Optional.of(ServiceControl.compose("docker", Path.of(".")))
+                        : Optional.of(ServiceControl.launcher(URI.create(given)));
         if (control.isEmpty()) {
-            System.err.println("No running ./run-platform found (.orderflow/platform.state); give --control"
-                    + " URL. With docker compose, kill and start the container yourself.");
+            System.err.println("No running ./run-platform found (.orderflow/platform.state); give --control URL, or"
+                    + " --control compose for docker compose.");
             System.exit(2);
         }
         return control;

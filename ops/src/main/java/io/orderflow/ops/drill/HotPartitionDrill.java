@@ -3,6 +3,7 @@ package io.orderflow.ops.drill;
 import io.orderflow.contracts.EventVersion;
 import io.orderflow.contracts.Topics;
 import io.orderflow.ops.bench.orders.OpenLoopLoad;
+import io.orderflow.ops.load.OrderCreatedRecords;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -6,6 +6,7 @@ import io.orderflow.contracts.EventVersion;
 import io.orderflow.contracts.Topics;
 import io.orderflow.ops.bench.orders.OpenLoopLoad;
 import io.orderflow.ops.bench.orders.OrderBodies;
+import io.orderflow.ops.load.OrderCreatedRecords;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -9,13 +9,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 
 /**
  * How a drill crashes a service and brings it back: SIGKILL to its process, then a start with the same settings once it
- * has ended. Against {@code ./run-platform} that is the launcher's control port ({@link #launcher}); tests use the
- * platform object they hold.
+ * has ended. Against {@code ./run-platform} that is the launcher's control port ({@link #launcher}); against {@code
+ * docker compose up} it is {@code docker compose} itself ({@link #compose}).
  */
 public interface ServiceControl {
 
@@ -61,6 +62,41 @@ public interface ServiceControl {
                         HttpResponse.BodyHandlers.ofString());
                 if (answer.statusCode() != 200) {
                     throw new IOException(action + " " + service + ": " + answer.statusCode() + " " + answer.body());
+                }
+            }
+        };
+    }
+
+    /**
+     * {@code docker compose kill -s KILL SERVICE}, and {@code docker compose up -d --wait --no-deps SERVICE}, which
+     * starts the killed container again and returns once its health check passes; run with {@code docker} (the
+     * executable) in {@code projectDirectory}, where {@code docker-compose.yml} is.
+     */
+    static ServiceControl compose(String docker, Path projectDirectory) {
+        return new ServiceControl() {
+            @Override
+            public void kill(String service) throws IOException, InterruptedException {
+                run(List.of(docker, "compose", "kill", "-s", "KILL", service));
+            }
+
+            @Override
+            public void start(String service) throws IOException, InterruptedException {
+                run(List.of(docker, "compose", "up", "-d", "--wait", "--no-deps", service));
+            }
+
+            private void run(List<String> command) throws IOException, InterruptedException {
+                Process process = new ProcessBuilder(command)
+                        .directory(projectDirectory.toFile())
+                        .redirectErrorStream(true)
+                        .start();
+                String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                if (!process.waitFor(5, java.util.concurrent.TimeUnit.MINUTES)) {
+                    process.destroyForcibly();
+                    throw new IOException(String.join(" ", command) + " did not end within 5 minutes");
+                }
+                if (process.exitValue() != 0) {
+                    throw new IOException(
+                            String.join(" ", command) + " exited with " + process.exitValue() + ": " + output.strip());
                 }
             }
         };

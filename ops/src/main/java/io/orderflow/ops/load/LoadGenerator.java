@@ -45,25 +45,31 @@ public final class LoadGenerator {
     static boolean run(LoadOptions options, PrintStream out) throws InterruptedException {
         out.printf(
                 "orderflow load: %d orders/s for %d s to %s; customers: %s; lifecycle: pay %.2f, ship %.2f, cancel"
-                        + " %.2f%n",
+                        + " %.2f; OrderCreated %s%n",
                 options.rate(),
                 options.duration().toSeconds(),
                 options.url(),
                 options.customers().name(),
                 options.pay(),
                 options.ship(),
-                options.cancel());
+                options.cancel(),
+                options.eventVersions());
+        int viaOrderService =
+                (int) Math.round(options.rate() * options.eventVersions().viaOrderService());
         try (OrderLifecycles lifecycles =
                         new OrderLifecycles(options.url(), options.pay(), options.ship(), options.cancel());
+                DirectOrders direct = new DirectOrders(
+                        options.bootstrapServers(), options.rate(), options.duration(), options.eventVersions());
                 OpenLoopLoad load = new OpenLoopLoad(
                         options.url(),
-                        options.rate(),
+                        viaOrderService,
                         options.maxInFlight(),
                         false,
                         1,
                         options.customers(),
                         lifecycles::start)) {
             long start = System.nanoTime();
+            direct.start(start);
             CompletableFuture<OpenLoopLoad.Result> done =
                     load.runInBackground(start, Duration.ZERO, options.duration());
             OpenLoopLoad.Result result = null;
@@ -77,8 +83,14 @@ public final class LoadGenerator {
                 }
             }
             boolean lifecyclesEnded = lifecycles.awaitAll(LIFECYCLE_WAIT);
-            report(out, options, result, lifecycles, lifecyclesEnded);
-            return result.failed() == 0
+            direct.join();
+            report(out, options, viaOrderService, result, lifecycles, lifecyclesEnded);
+            if (!options.eventVersions().direct().isEmpty()) {
+                out.println("  OrderCreated published on orders directly: " + direct.published() + ", failed "
+                        + direct.failed());
+            }
+            return direct.failed() == 0
+                    && result.failed() == 0
                     && result.notSent() == 0
                     && result.unanswered() == 0
                     && lifecycles.failed() == 0
@@ -105,6 +117,7 @@ public final class LoadGenerator {
     private static void report(
             PrintStream out,
             LoadOptions options,
+            int viaOrderService,
             OpenLoopLoad.Result result,
             OrderLifecycles lifecycles,
             boolean lifecyclesEnded) {
@@ -116,7 +129,7 @@ public final class LoadGenerator {
                 result.scheduled(),
                 result.accepted(),
                 result.accepted() / (double) options.duration().toSeconds(),
-                options.rate(),
+                viaOrderService,
                 result.notSent(),
                 result.failed(),
                 result.unanswered());

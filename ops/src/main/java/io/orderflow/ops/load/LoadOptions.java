@@ -8,7 +8,8 @@ import java.time.Duration;
  * The load generator's command line: {@code --url}, {@code --rate}, {@code --duration}, {@code --customers} and the
  * lifecycle mix {@code --pay}, {@code --ship}, {@code --cancel} (probabilities: an accepted order is paid with
  * probability {@code pay}; a paid order is shipped with probability {@code ship}; an order not shipped is cancelled
- * with probability {@code cancel}), and {@code --max-in-flight}.
+ * with probability {@code cancel}), {@code --max-in-flight}, and the {@code OrderCreated} versions {@code
+ * --event-versions} with the broker {@code --bootstrap-servers} for those order-service does not write.
  */
 public record LoadOptions(
         URI url,
@@ -18,11 +19,45 @@ public record LoadOptions(
         double pay,
         double ship,
         double cancel,
-        int maxInFlight) {
+        int maxInFlight,
+        EventVersionMix eventVersions,
+        String bootstrapServers) {
+
+    /** Every order through order-service, the broker at its default address. */
+    public LoadOptions(
+            URI url,
+            int rate,
+            Duration duration,
+            OrderBodies customers,
+            double pay,
+            double ship,
+            double cancel,
+            int maxInFlight) {
+        this(
+                url,
+                rate,
+                duration,
+                customers,
+                pay,
+                ship,
+                cancel,
+                maxInFlight,
+                EventVersionMix.current(),
+                "localhost:9092");
+    }
+
+    public LoadOptions {
+        if (Math.round(rate * eventVersions.viaOrderService()) < 1) {
+            throw new IllegalArgumentException("--event-versions " + eventVersions + " at --rate " + rate
+                    + " sends no order through order-service; at least one a second must go there ("
+                    + EventVersionMix.CURRENT + ")");
+        }
+    }
 
     public static final String USAGE = """
             Usage: ops/load [--url URL] [--rate N] [--duration SECONDS] [--customers uniform|hot:SHARE|few:N]
                             [--pay P] [--ship P] [--cancel P] [--max-in-flight N]
+                            [--event-versions MIX [--bootstrap-servers HOSTS]]
 
             POST /orders at a fixed rate (open loop) to a running platform, then pays, ships or cancels each
             accepted order as the mix says. Prints a progress line every second and, at the end, the achieved rate
@@ -38,6 +73,11 @@ public record LoadOptions(
               --ship P              probability that a paid order is shipped (default 0.6)
               --cancel P            probability that an order not shipped is cancelled (default 0.2)
               --max-in-flight N     new-order requests outstanding at most (default 256)
+              --event-versions MIX  the share of new orders at each OrderCreated version, e.g. 1.0:0.2,1.1:0.8
+                                    (default 1.1:1). order-service writes 1.1; the orders of other versions
+                                    (1.0, or a breaking 2.0) are published on the topic orders directly, as
+                                    another producer would, and have no lifecycle
+              --bootstrap-servers H the broker for those (default localhost:9092)
             """;
 
     public static LoadOptions parse(String... args) {
@@ -49,6 +89,8 @@ public record LoadOptions(
         double ship = 0.6;
         double cancel = 0.2;
         int maxInFlight = 256;
+        EventVersionMix eventVersions = EventVersionMix.current();
+        String bootstrapServers = "localhost:9092";
         for (int i = 0; i < args.length; i += 2) {
             String name = args[i];
             if (i + 1 >= args.length) {
@@ -64,10 +106,13 @@ public record LoadOptions(
                 case "--ship" -> ship = probability(name, value);
                 case "--cancel" -> cancel = probability(name, value);
                 case "--max-in-flight" -> maxInFlight = positive(name, value);
+                case "--event-versions" -> eventVersions = EventVersionMix.parse(value);
+                case "--bootstrap-servers" -> bootstrapServers = value;
                 default -> throw new IllegalArgumentException("Unknown option '" + name + "'\n\n" + USAGE);
             }
         }
-        return new LoadOptions(url, rate, duration, customers, pay, ship, cancel, maxInFlight);
+        return new LoadOptions(
+                url, rate, duration, customers, pay, ship, cancel, maxInFlight, eventVersions, bootstrapServers);
     }
 
     private static int positive(String name, String value) {

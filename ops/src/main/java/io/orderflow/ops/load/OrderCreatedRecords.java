@@ -1,4 +1,4 @@
-package io.orderflow.ops.drill;
+package io.orderflow.ops.load;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -23,20 +23,20 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
- * {@code OrderCreated} records a drill publishes on {@code orders} itself, playing a producer other than
- * order-service's relay: the envelope as the value and its id, type and version as headers, as the relay writes them,
+ * {@code OrderCreated} records published on {@code orders} directly, by a drill or the load generator playing a
+ * producer other than order-service's relay: the envelope as the value and its id, type and version as headers, as the relay writes them,
  * but at a version and under a key the drill chooses. Thread-safe.
  */
-final class OrderCreatedRecords {
+public final class OrderCreatedRecords {
 
     /** The breaking version the schema-change drill publishes: the lines are {@code lines}, prices in cents. */
-    static final EventVersion V2_0 = new EventVersion(2, 0);
+    public static final EventVersion V2_0 = new EventVersion(2, 0);
 
     private final EventCodec codec = new EventCodec();
     private final String producer;
 
     /** Records whose envelopes name {@code producer} as their producer. */
-    OrderCreatedRecords(String producer) {
+    public OrderCreatedRecords(String producer) {
         this.producer = producer;
     }
 
@@ -44,7 +44,8 @@ final class OrderCreatedRecords {
      * One unit of {@code sku} ordered by {@code customer} as {@code order}, at {@code version} (1.0 without the
      * {@code channel} 1.1 added, 1.1 as order-service writes it, or {@link #V2_0}), keyed by {@code key}.
      */
-    ProducerRecord<String, byte[]> record(String order, String customer, String sku, EventVersion version, String key) {
+    public ProducerRecord<String, byte[]> record(
+            String order, String customer, String sku, EventVersion version, String key) {
         OrderCreated created = new OrderCreated(
                 order,
                 customer,
@@ -73,7 +74,7 @@ final class OrderCreatedRecords {
     }
 
     /** An idempotent producer with {@code acks=all}, as the relay's. */
-    static KafkaProducer<String, byte[]> producer(String bootstrapServers) {
+    public static KafkaProducer<String, byte[]> producer(String bootstrapServers) {
         return new KafkaProducer<>(
                 Map.of(
                         ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
