@@ -114,14 +114,7 @@ public final class DuplicateEventDrill {
                     counted >= resent,
                     String.format("%.0f duplicates counted for %d copies", counted, resent));
         }
-        report.check(
-                "every group caught up on " + Topics.ORDERS,
-                lag.allCaughtUp(),
-                groups.stream()
-                        .map(group -> group + " lag "
-                                + lag.latest(group).map(LagWatch.Reading::lag).orElse(-1L))
-                        .toList()
-                        .toString());
+        report.check("every group caught up on " + Topics.ORDERS, lag.allCaughtUp(), lag.latestLags());
         return report;
     }
 

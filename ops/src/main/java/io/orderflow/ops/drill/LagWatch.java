@@ -194,6 +194,14 @@ public final class LagWatch {
                         .orElse(false);
     }
 
+    /** Each watched group's latest lag on the topic, as a report shows it: {@code [group lag N, ...]} (-1: no reading). */
+    public String latestLags() {
+        return groups.stream()
+                .map(group -> group + " lag " + latest(group).map(Reading::lag).orElse(-1L))
+                .toList()
+                .toString();
+    }
+
     /** True when the latest reading of every watched group shows no lag on the topic. */
     public boolean allCaughtUp() {
         return groups.stream()

@@ -8,10 +8,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.orderflow.contracts.Topics;
 import io.orderflow.ops.bench.kafkaperf.ApacheKafkaLauncher;
 import io.orderflow.ops.bench.kafkaperf.RunningBroker;
+import io.orderflow.ops.drill.CrashConsumerDrill;
 import io.orderflow.ops.drill.DrillReport;
 import io.orderflow.ops.drill.DrillTarget;
 import io.orderflow.ops.drill.DuplicateEventDrill;
 import io.orderflow.ops.drill.SchemaChangeDrill;
+import io.orderflow.ops.drill.ServiceControl;
+import io.orderflow.ops.drill.TrafficSpikeDrill;
 import io.orderflow.platform.LaunchOptions;
 import io.orderflow.platform.LocalPlatform;
 import io.orderflow.postgres.PostgresConfiguration;
@@ -41,8 +44,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code ./run-platform --bootstrap-servers} ({@link LocalPlatform} with {@link LaunchOptions#kafkaBootstrapServers})
  * against a single-node KRaft Kafka started from Maven Central's {@code kafka_2.13}, as the benchmarks start it, and the
  * same packaged services as on our broker. An order placed over HTTP reaches the three consumers and inventory's
- * outcome is published; the lag monitor sees every group caught up; the duplicate-event and schema-change drills'
- * short versions pass, as they do on our broker in {@code PlatformEndToEndTest}.
+ * outcome is published; the lag monitor sees every group caught up; the duplicate-event, schema-change, traffic-spike
+ * and crash-consumer drills' short versions pass, as they do on our broker in {@code PlatformEndToEndTest}.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PlatformOnApacheKafkaTest {
@@ -196,5 +199,39 @@ class PlatformOnApacheKafkaTest {
 
         assertThat(report.passed()).as(report.render()).isTrue();
         assertThat(report.render()).contains("has version 2.0");
+    }
+
+    @Test
+    @Order(5)
+    void theTrafficSpikeDrillPassesOnKafka() throws Exception {
+        DrillReport report =
+                new TrafficSpikeDrill(drillTarget(), 3, 10, Duration.ofSeconds(4), Duration.ofSeconds(4)).run();
+
+        assertThat(report.passed()).as(report.render()).isTrue();
+    }
+
+    /**
+     * crash-consumer's short version, the launcher's kill and start called directly: inventory-service killed with
+     * SIGKILL mid-stream on Kafka's group coordinator, started again, nothing lost or doubled.
+     */
+    @Test
+    @Order(6)
+    void theCrashConsumerDrillPassesOnKafka() throws Exception {
+        ServiceControl control = new ServiceControl() {
+            @Override
+            public void kill(String service) {
+                platform.kill(service);
+            }
+
+            @Override
+            public void start(String service) {
+                platform.start(service);
+            }
+        };
+        DrillReport report =
+                new CrashConsumerDrill(drillTarget(), control, "inventory-service", 10, Duration.ofSeconds(12)).run();
+
+        assertThat(report.passed()).as(report.render()).isTrue();
+        assertThat(report.render()).contains("no order lost", "no double effect");
     }
 }
