@@ -4,6 +4,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -57,96 +58,175 @@ public final class DrillMain {
 
     private DrillMain() {}
 
+    /** Each drill's own options; every drill also takes {@link #TARGET_OPTIONS}. */
+    static final Map<String, List<String>> DRILL_OPTIONS = Map.of(
+            DuplicateEventDrill.NAME, List.of("--orders"),
+            CrashConsumerDrill.NAME, List.of("--victim", "--rate", "--duration", "--control"),
+            BrokerFailureDrill.NAME, List.of("--victim", "--rate", "--duration", "--down", "--control"),
+            SlowConsumerDrill.NAME, List.of("--victim", "--rate", "--per-record", "--calm", "--slow"),
+            TrafficSpikeDrill.NAME, List.of("--rate", "--factor", "--calm", "--spike"),
+            SchemaChangeDrill.NAME, List.of("--per-version", "--rate", "--duration"),
+            HotPartitionDrill.NAME, List.of("--rate", "--phase", "--hot-share"));
+
+    /** Where the platform is ({@link DrillTarget#parse}). */
+    static final List<String> TARGET_OPTIONS = List.of(
+            "--order-service",
+            "--inventory-service",
+            "--notification-service",
+            "--analytics-service",
+            "--lag-monitor",
+            "--bootstrap-servers");
+
     public static void main(String[] args) throws Exception {
         if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h")) {
             System.out.print(USAGE);
             System.exit(args.length == 0 ? 2 : 0);
             return;
         }
-        Map<String, String> options = new HashMap<>();
-        for (int i = 1; i < args.length; i += 2) {
-            if (i + 1 >= args.length || !args[i].startsWith("--")) {
-                System.err.println("'" + args[i] + "' needs a value\n\n" + USAGE);
-                System.exit(2);
-                return;
-            }
-            options.put(args[i], args[i + 1]);
+        Map<String, String> options;
+        try {
+            options = options(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage() + "\n\n" + USAGE);
+            System.exit(2);
+            return;
         }
         DrillTarget target = DrillTarget.parse(options);
         DrillReport report;
-        switch (args[0]) {
+        try {
+            report = run(args[0], target, options);
+        } catch (IllegalArgumentException e) { // a value that is not a number, or out of range
+            System.err.println(e.getMessage() + "\n\n" + USAGE);
+            System.exit(2);
+            return;
+        }
+        if (report == null) {
+            return; // no control port: already reported
+        }
+        System.out.print(report.render());
+        System.exit(report.passed() ? 0 : 1);
+    }
+
+    /** Runs drill {@code name}; null when it needs a control port and none was found (reported, exit code set). */
+    static DrillReport run(String name, DrillTarget target, Map<String, String> options) throws Exception {
+        DrillReport report;
+        switch (name) {
             case DuplicateEventDrill.NAME ->
-                report =
-                        new DuplicateEventDrill(target, Integer.parseInt(options.getOrDefault("--orders", "20"))).run();
+                report = new DuplicateEventDrill(target, (int) whole(options, "--orders", 20)).run();
             case BrokerFailureDrill.NAME -> {
                 Optional<ServiceControl> control = control(options);
                 if (control.isEmpty()) {
-                    return;
+                    return null;
                 }
                 report = new BrokerFailureDrill(
                                 target,
                                 control.get(),
                                 options.getOrDefault("--victim", "log-broker"),
-                                Integer.parseInt(options.getOrDefault("--rate", "20")),
-                                Duration.ofSeconds(Long.parseLong(options.getOrDefault("--duration", "60"))),
-                                Duration.ofSeconds(Long.parseLong(options.getOrDefault("--down", "10"))))
+                                (int) whole(options, "--rate", 20),
+                                Duration.ofSeconds(whole(options, "--duration", 60)),
+                                Duration.ofSeconds(whole(options, "--down", 10)))
                         .run();
             }
             case CrashConsumerDrill.NAME -> {
                 Optional<ServiceControl> control = control(options);
                 if (control.isEmpty()) {
-                    return;
+                    return null;
                 }
                 report = new CrashConsumerDrill(
                                 target,
                                 control.get(),
                                 options.getOrDefault("--victim", "inventory-service"),
-                                Integer.parseInt(options.getOrDefault("--rate", "20")),
-                                Duration.ofSeconds(Long.parseLong(options.getOrDefault("--duration", "60"))))
+                                (int) whole(options, "--rate", 20),
+                                Duration.ofSeconds(whole(options, "--duration", 60)))
                         .run();
             }
             case HotPartitionDrill.NAME ->
                 report = new HotPartitionDrill(
                                 target,
-                                Integer.parseInt(options.getOrDefault("--rate", "20")),
-                                Duration.ofSeconds(Long.parseLong(options.getOrDefault("--phase", "60"))),
-                                Double.parseDouble(options.getOrDefault("--hot-share", "0.8")))
+                                (int) whole(options, "--rate", 20),
+                                Duration.ofSeconds(whole(options, "--phase", 60)),
+                                number(options, "--hot-share", 0.8))
                         .run();
             case SchemaChangeDrill.NAME ->
                 report = new SchemaChangeDrill(
                                 target,
-                                Integer.parseInt(options.getOrDefault("--per-version", "10")),
-                                Integer.parseInt(options.getOrDefault("--rate", "10")),
-                                Duration.ofSeconds(Long.parseLong(options.getOrDefault("--duration", "30"))))
+                                (int) whole(options, "--per-version", 10),
+                                (int) whole(options, "--rate", 10),
+                                Duration.ofSeconds(whole(options, "--duration", 30)))
                         .run();
             case SlowConsumerDrill.NAME -> {
-                int rate = Integer.parseInt(options.getOrDefault("--rate", "20"));
+                int rate = (int) whole(options, "--rate", 20);
                 report = new SlowConsumerDrill(
                                 target,
                                 options.getOrDefault("--victim", "notification-service"),
                                 rate,
-                                Long.parseLong(options.getOrDefault(
-                                        "--per-record", Long.toString(SlowConsumerDrill.halfSpeed(rate)))),
-                                Duration.ofSeconds(Long.parseLong(options.getOrDefault("--calm", "20"))),
-                                Duration.ofSeconds(Long.parseLong(options.getOrDefault("--slow", "90"))))
+                                whole(options, "--per-record", SlowConsumerDrill.halfSpeed(rate)),
+                                Duration.ofSeconds(whole(options, "--calm", 20)),
+                                Duration.ofSeconds(whole(options, "--slow", 90)))
                         .run();
             }
             case TrafficSpikeDrill.NAME ->
                 report = new TrafficSpikeDrill(
                                 target,
-                                Integer.parseInt(options.getOrDefault("--rate", "20")),
-                                Integer.parseInt(options.getOrDefault("--factor", "10")),
-                                Duration.ofSeconds(Long.parseLong(options.getOrDefault("--calm", "20"))),
-                                Duration.ofSeconds(Long.parseLong(options.getOrDefault("--spike", "20"))))
+                                (int) whole(options, "--rate", 20),
+                                (int) whole(options, "--factor", 10),
+                                Duration.ofSeconds(whole(options, "--calm", 20)),
+                                Duration.ofSeconds(whole(options, "--spike", 20)))
                         .run();
-            default -> {
-                System.err.println("No drill named '" + args[0] + "'.\n\n" + USAGE);
-                System.exit(2);
-                return;
-            }
+            default -> throw new IllegalArgumentException("No drill named '" + name + "'.");
         }
-        System.out.print(report.render());
-        System.exit(report.passed() ? 0 : 1);
+        return report;
+    }
+
+    /**
+     * {@code NAME --option value ...} as a map of options, each one the drill named takes.
+     *
+     * @throws IllegalArgumentException naming an unknown drill, an option the drill does not take, or a missing value
+     */
+    static Map<String, String> options(String... args) {
+        List<String> own = DRILL_OPTIONS.get(args[0]);
+        if (own == null) {
+            throw new IllegalArgumentException("No drill named '" + args[0] + "'; the drills are "
+                    + DRILL_OPTIONS.keySet().stream().sorted().toList() + ".");
+        }
+        Map<String, String> options = new HashMap<>();
+        for (int i = 1; i < args.length; i += 2) {
+            if (!own.contains(args[i]) && !TARGET_OPTIONS.contains(args[i])) {
+                throw new IllegalArgumentException(args[0] + " takes no option '" + args[i] + "'; its options are "
+                        + own + " and " + TARGET_OPTIONS);
+            }
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException("'" + args[i] + "' needs a value");
+            }
+            options.put(args[i], args[i + 1]);
+        }
+        return options;
+    }
+
+    /** The whole number {@code name} gives, or {@code fallback}; anything else is refused naming it. */
+    private static long whole(Map<String, String> options, String name, long fallback) {
+        String value = options.get(name);
+        if (value == null) {
+            return fallback;
+        }
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("'" + name + " " + value + "': a whole number is expected");
+        }
+    }
+
+    /** The number {@code name} gives, or {@code fallback}; a value that is not a number is refused naming it. */
+    private static double number(Map<String, String> options, String name, double fallback) {
+        String value = options.get(name);
+        if (value == null) {
+            return fallback;
+        }
+        try {
+            return Double.parseDouble(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("'" + name + " " + value + "': a number is expected");
+        }
     }
 
     /** The launcher's control port from {@code --control} or the state file; exits with 2 when there is none. */
