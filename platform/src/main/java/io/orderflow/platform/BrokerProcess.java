@@ -4,18 +4,13 @@ import io.orderflow.process.ChildProcess;
 import io.orderflow.process.ChildProcesses;
 import io.orderflow.process.ServiceStartException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -68,9 +63,9 @@ final class BrokerProcess implements AutoCloseable {
      * @throws ServiceStartException naming the ports and directory if it exits or is not ready in time
      */
     static BrokerProcess start(Path dataDirectory, int port, int metricsPort, Path logFile, Path pidFile) {
-        reclaimOrphan(pidFile);
-        int kafka = port == 0 ? freePort() : port;
-        int metrics = metricsPort == 0 ? freePort() : metricsPort;
+        ChildProcesses.reclaimOrphan(pidFile, MAIN_CLASS);
+        int kafka = port == 0 ? ChildProcesses.freeLoopbackPort() : port;
+        int metrics = metricsPort == 0 ? ChildProcesses.freeLoopbackPort() : metricsPort;
         List<String> command = List.of(
                 ChildProcesses.java(),
                 "-Xmx512m",
@@ -171,39 +166,6 @@ final class BrokerProcess implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
-        }
-    }
-
-    /** Stops a broker that {@code pidFile} names if it still runs: an orphan of a launcher killed with -9. */
-    private static void reclaimOrphan(Path pidFile) {
-        if (!Files.isRegularFile(pidFile)) {
-            return;
-        }
-        try {
-            long pid = Long.parseLong(Files.readString(pidFile).trim());
-            Optional<ProcessHandle> orphan = ProcessHandle.of(pid)
-                    .filter(ProcessHandle::isAlive)
-                    .filter(handle -> handle.info()
-                            .commandLine()
-                            .map(line -> line.contains(MAIN_CLASS))
-                            .orElse(false));
-            orphan.ifPresent(handle -> {
-                System.err.println("Stopping the log broker (pid " + pid + ") left by an earlier launcher");
-                handle.destroy();
-                handle.onExit().join();
-            });
-            Files.delete(pidFile);
-        } catch (IOException | NumberFormatException e) {
-            // An unreadable pid file names nothing that could safely be stopped.
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket()) {
-            socket.bind(new InetSocketAddress(LISTEN_HOST, 0));
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("No free loopback port", e);
         }
     }
 }

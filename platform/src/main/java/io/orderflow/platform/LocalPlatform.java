@@ -158,12 +158,13 @@ public final class LocalPlatform implements AutoCloseable {
                                 .property("kafka.bootstrap.servers", bootstrapServers)),
                 new Slot(
                         "inventory-service",
-                        service(options, "inventory-service", "inventory-service", options.consumerPort(0), logs)
-                                .properties(
-                                        database(databases, "inventory-service").quarkusDatasource())
-                                .properties(CONSUMER_SESSIONS)
-                                .property("orderflow.inventory-service.drills-enabled", "true")
-                                .property("kafka.bootstrap.servers", bootstrapServers)),
+                        consumer(
+                                options,
+                                "inventory-service",
+                                options.consumerPort(0),
+                                logs,
+                                databases,
+                                bootstrapServers)),
                 new Slot(
                         "inventory-outbox-relay",
                         service(options, "outbox-relay", "inventory-outbox-relay", options.consumerPort(3), logs)
@@ -173,24 +174,26 @@ public final class LocalPlatform implements AutoCloseable {
                                 .property("orderflow.outbox-relay.topic", Topics.INVENTORY)),
                 new Slot(
                         "notification-service",
-                        service(options, "notification-service", "notification-service", options.consumerPort(1), logs)
-                                .properties(database(databases, "notification-service")
-                                        .quarkusDatasource())
-                                .properties(CONSUMER_SESSIONS)
-                                .property("orderflow.notification-service.drills-enabled", "true")
-                                .property("kafka.bootstrap.servers", bootstrapServers)
+                        consumer(
+                                        options,
+                                        "notification-service",
+                                        options.consumerPort(1),
+                                        logs,
+                                        databases,
+                                        bootstrapServers)
                                 .property("quarkus.mailer.host", SMTP_HOST)
                                 .property(
                                         "quarkus.mailer.port",
                                         Integer.toString(smtp.getSmtp().getPort()))),
                 new Slot(
                         "analytics-service",
-                        service(options, "analytics-service", "analytics-service", options.consumerPort(2), logs)
-                                .properties(
-                                        database(databases, "analytics-service").quarkusDatasource())
-                                .properties(CONSUMER_SESSIONS)
-                                .property("orderflow.analytics-service.drills-enabled", "true")
-                                .property("kafka.bootstrap.servers", bootstrapServers)),
+                        consumer(
+                                options,
+                                "analytics-service",
+                                options.consumerPort(2),
+                                logs,
+                                databases,
+                                bootstrapServers)),
                 new Slot(
                         "lag-monitor",
                         service(options, "lag-monitor", "lag-monitor", options.consumerPort(4), logs)
@@ -206,6 +209,24 @@ public final class LocalPlatform implements AutoCloseable {
             started.reversed().forEach(slot -> slot.process.close());
             throw e;
         }
+    }
+
+    /**
+     * A consuming service: its own database, its group's short sessions ({@link #CONSUMER_SESSIONS}), the broker, and
+     * the drills' switch turned on.
+     */
+    private static ServiceProcess.Builder consumer(
+            LaunchOptions options,
+            String module,
+            int port,
+            Path logs,
+            List<PostgresDatabase> databases,
+            String bootstrapServers) {
+        return service(options, module, module, port, logs)
+                .properties(database(databases, module).quarkusDatasource())
+                .properties(CONSUMER_SESSIONS)
+                .property("orderflow." + module + ".drills-enabled", "true")
+                .property("kafka.bootstrap.servers", bootstrapServers);
     }
 
     private static PostgresDatabase database(List<PostgresDatabase> databases, String service) {

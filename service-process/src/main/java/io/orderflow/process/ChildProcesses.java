@@ -1,6 +1,12 @@
 package io.orderflow.process;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalInt;
@@ -64,6 +70,44 @@ public final class ChildProcesses {
             throw e;
         } finally {
             forget(process);
+        }
+    }
+
+    /**
+     * Kills (SIGKILL) the process {@code pidFile} names if it is still alive and its command line contains {@code
+     * mark} (the jar or main class it runs): an orphan of an earlier owner that was itself killed with {@code kill -9}.
+     * The pid file is deleted; an unreadable one names nothing that could safely be stopped, and is left.
+     */
+    public static void reclaimOrphan(Path pidFile, String mark) {
+        if (!Files.isRegularFile(pidFile)) {
+            return;
+        }
+        try {
+            long pid = Long.parseLong(Files.readString(pidFile).trim());
+            ProcessHandle.of(pid)
+                    .filter(ProcessHandle::isAlive)
+                    .filter(handle -> handle.info()
+                            .commandLine()
+                            .map(line -> line.contains(mark))
+                            .orElse(false))
+                    .ifPresent(orphan -> {
+                        System.err.println("Stopping " + mark + " (pid " + pid + ") left by an earlier launcher");
+                        orphan.destroyForcibly();
+                        orphan.onExit().join();
+                    });
+            Files.delete(pidFile);
+        } catch (IOException | NumberFormatException e) {
+            // An unreadable pid file names nothing that could safely be stopped.
+        }
+    }
+
+    /** A port free on the loopback interface at the time of the call. */
+    public static int freeLoopbackPort() {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("No free loopback port", e);
         }
     }
 

@@ -1,9 +1,6 @@
 package io.orderflow.process;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -130,9 +127,9 @@ public final class ServiceProcess implements AutoCloseable {
                         + "./mvnw -pl " + name + " -am package -DskipTests");
             }
             if (pidFile != null) {
-                reclaimOrphan(pidFile, jar);
+                ChildProcesses.reclaimOrphan(pidFile, jar.toString());
             }
-            int httpPort = port == 0 ? freePort() : port;
+            int httpPort = port == 0 ? ChildProcesses.freeLoopbackPort() : port;
             List<String> command = new ArrayList<>();
             command.add(ChildProcesses.java());
             command.addAll(jvmOptions);
@@ -149,40 +146,6 @@ public final class ServiceProcess implements AutoCloseable {
                     readinessPath + " answering 200",
                     readyTimeout);
             return new ServiceProcess(process, baseUri);
-        }
-    }
-
-    /** Stops a process that {@code pidFile} names if it still runs {@code jar}: an orphan of an earlier owner. */
-    private static void reclaimOrphan(Path pidFile, Path jar) {
-        if (!Files.isRegularFile(pidFile)) {
-            return;
-        }
-        try {
-            long pid = Long.parseLong(Files.readString(pidFile).trim());
-            String jarPath = jar.toString();
-            ProcessHandle.of(pid)
-                    .filter(ProcessHandle::isAlive)
-                    .filter(handle -> handle.info()
-                            .commandLine()
-                            .map(line -> line.contains(jarPath))
-                            .orElse(false))
-                    .ifPresent(orphan -> {
-                        System.err.println("Stopping " + jarPath + " (pid " + pid + ") left by an earlier launcher");
-                        orphan.destroyForcibly();
-                        orphan.onExit().join();
-                    });
-            Files.delete(pidFile);
-        } catch (IOException | NumberFormatException e) {
-            // An unreadable pid file names nothing that could safely be stopped.
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket()) {
-            socket.bind(new InetSocketAddress(LOOPBACK, 0));
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("No free loopback port", e);
         }
     }
 
