@@ -594,9 +594,7 @@ class PlatformEndToEndTest {
      * to have passed.
      */
     private static String passed(DrillReport report) throws java.io.IOException {
-        String text = report.render();
-        Path reports = Files.createDirectories(Path.of("target", "drill-reports"));
-        Files.writeString(reports.resolve(report.drill() + ".txt"), text);
+        String text = report.saveIn(Path.of("target", "drill-reports"));
         assertThat(report.passed()).as(text).isTrue();
         return text;
     }

@@ -1,5 +1,8 @@
 package io.orderflow.ops.drill;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -45,6 +48,13 @@ public final class DrillReport {
     /** True when there was at least one check and every check passed. */
     public boolean passed() {
         return !checks.isEmpty() && checks.stream().allMatch(Check::passed);
+    }
+
+    /** Writes {@link #render()} to {@code <directory>/<drill>.txt}, creating the directory; returns the text. */
+    public String saveIn(Path directory) throws IOException {
+        String text = render();
+        Files.writeString(Files.createDirectories(directory).resolve(drill + ".txt"), text);
+        return text;
     }
 
     public String render() {

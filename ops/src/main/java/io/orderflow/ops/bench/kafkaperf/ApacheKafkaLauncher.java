@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -146,7 +147,32 @@ public final class ApacheKafkaLauncher implements BrokerLauncher {
                 logFile.resolveSibling(logFile.getFileName().toString().replace(".log", "-format.log")));
         System.out.printf(
                 Locale.ROOT, "  storage formatted in %.0f ms (not part of start-up)%n", (System.nanoTime() - t0) / 1e6);
+        return launch(properties, log4j, port, logFile);
+    }
 
+    /**
+     * Starts Kafka again on what an earlier {@link #start} in {@code runDir} left: the same {@code server.properties},
+     * so the same ports and the same log, without formatting. After a {@link RunningBroker#kill} this is Kafka's
+     * recovery from a crash: it reads its log back and truncates what was not whole.
+     *
+     * @throws IOException if {@code runDir} holds no earlier start
+     */
+    public RunningBroker restart(Path runDir, Path logFile) throws IOException {
+        Path properties = runDir.resolve("server.properties");
+        Path log4j = runDir.resolve("log4j2.properties");
+        if (!Files.isRegularFile(properties) || !Files.isRegularFile(log4j)) {
+            throw new IOException("No earlier start of Kafka in " + runDir + " (no server.properties)");
+        }
+        Properties settings = new Properties();
+        try (var reader = Files.newBufferedReader(properties)) {
+            settings.load(reader);
+        }
+        String listener = settings.getProperty("listeners").split(",")[0];
+        int port = Integer.parseInt(listener.substring(listener.lastIndexOf(':') + 1));
+        return launch(properties, log4j, port, logFile);
+    }
+
+    private RunningBroker launch(Path properties, Path log4j, int port, Path logFile) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(ChildProcesses.java());
         command.addAll(jvmOptions);

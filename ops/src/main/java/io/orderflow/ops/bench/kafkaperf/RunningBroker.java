@@ -94,6 +94,11 @@ public final class RunningBroker implements AutoCloseable {
         throw new IllegalStateException("No " + field + " in " + status + " of " + process.name());
     }
 
+    /** SIGKILL: no shutdown, no flush; returns once the process is gone. */
+    public void kill() {
+        process.killNine();
+    }
+
     /** SIGTERM, then waits for the broker to exit; kills it if it has not after a minute. */
     @Override
     public void close() {
