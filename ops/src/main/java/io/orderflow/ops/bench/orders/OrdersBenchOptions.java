@@ -1,13 +1,10 @@
 package io.orderflow.ops.bench.orders;
 
+import io.orderflow.ops.bench.CommandLineOptions;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -82,62 +79,28 @@ record OrdersBenchOptions(
     private static final Set<String> PLUMBING = Set.of("work-dir", "kafka-lib", "our-broker", "order-service", "relay");
 
     static OrdersBenchOptions parse(String... args) {
-        Map<String, String> values = new LinkedHashMap<>();
-        List<String> commandLine = new ArrayList<>();
-        for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            if (!arg.startsWith("--")) {
-                throw new IllegalArgumentException("Unexpected argument '" + arg + "'\n" + USAGE);
-            }
-            String name;
-            String value;
-            int eq = arg.indexOf('=');
-            if (eq > 0) {
-                name = arg.substring(2, eq);
-                value = arg.substring(eq + 1);
-            } else if (i + 1 < args.length) {
-                name = arg.substring(2);
-                value = args[++i];
-            } else {
-                throw new IllegalArgumentException("Option " + arg + " needs a value\n" + USAGE);
-            }
-            values.put(name, value);
-            if (!PLUMBING.contains(name)) {
-                commandLine.add("--" + name + " " + value);
-            }
-        }
-        Map<String, String> remaining = new HashMap<>(values);
+        CommandLineOptions values = CommandLineOptions.parse(args, PLUMBING, USAGE);
         OrdersBenchOptions options = new OrdersBenchOptions(
-                positive(remaining, "rate", "2000"),
-                Duration.ofSeconds(positive(remaining, "duration-seconds", "60")),
-                Duration.ofSeconds(nonNegative(remaining, "warmup-seconds", "120")),
-                Duration.ofSeconds(positive(remaining, "drain-seconds", "60")),
-                positive(remaining, "runs", "3"),
-                list(take(remaining, "brokers", "ours,kafka")),
-                positive(remaining, "partitions", "6"),
-                positive(remaining, "max-in-flight", "512"),
-                bool(take(remaining, "idempotency-keys", "false")),
-                Arrays.stream(take(remaining, "order-service-jvm-options", "").split(" "))
+                values.positive("rate", "2000"),
+                Duration.ofSeconds(values.positive("duration-seconds", "60")),
+                Duration.ofSeconds(values.nonNegative("warmup-seconds", "120")),
+                Duration.ofSeconds(values.positive("drain-seconds", "60")),
+                values.positive("runs", "3"),
+                values.brokers("ours,kafka"),
+                values.positive("partitions", "6"),
+                values.positive("max-in-flight", "512"),
+                values.bool("idempotency-keys", "false"),
+                Arrays.stream(values.text("order-service-jvm-options", "").split(" "))
                         .filter(o -> !o.isBlank())
                         .toList(),
-                take(remaining, "synchronous-commit", "on"),
-                Path.of(take(remaining, "work-dir", "ops/target/orders-bench")),
-                Path.of(take(remaining, "kafka-lib", "kafka-anchor/target/kafka-broker")),
-                Path.of(take(remaining, "our-broker", "log-broker/target")),
-                Path.of(take(remaining, "order-service", "order-service/target/quarkus-app")),
-                Path.of(take(remaining, "relay", "outbox-relay/target/quarkus-app")),
-                List.copyOf(commandLine));
-        if (!remaining.isEmpty()) {
-            throw new IllegalArgumentException("Unknown option(s) " + remaining.keySet() + "\n" + USAGE);
-        }
-        if (options.brokers.isEmpty()) {
-            throw new IllegalArgumentException("--brokers names no broker; use ours, kafka or both");
-        }
-        for (String broker : options.brokers) {
-            if (!broker.equals("kafka") && !broker.equals("ours")) {
-                throw new IllegalArgumentException("--brokers takes ours and/or kafka, got '" + broker + "'");
-            }
-        }
+                values.text("synchronous-commit", "on"),
+                Path.of(values.text("work-dir", "ops/target/orders-bench")),
+                Path.of(values.text("kafka-lib", "kafka-anchor/target/kafka-broker")),
+                Path.of(values.text("our-broker", "log-broker/target")),
+                Path.of(values.text("order-service", "order-service/target/quarkus-app")),
+                Path.of(values.text("relay", "outbox-relay/target/quarkus-app")),
+                values.commandLine());
+        values.requireAllTaken();
         if (!Set.of("on", "off", "local", "remote_write", "remote_apply").contains(options.synchronousCommit)) {
             throw new IllegalArgumentException("--synchronous-commit takes a PostgreSQL value (on, off, local), got '"
                     + options.synchronousCommit + "'");
@@ -148,50 +111,5 @@ record OrdersBenchOptions(
     /** {@code ops/bench/orders} and the options as given, minus the script's plumbing. */
     String command() {
         return commandLine.isEmpty() ? "ops/bench/orders" : "ops/bench/orders " + String.join(" ", commandLine);
-    }
-
-    private static int positive(Map<String, String> values, String name, String fallback) {
-        int value = integer(values, name, fallback);
-        if (value < 1) {
-            throw new IllegalArgumentException("--" + name + " must be positive, got " + value);
-        }
-        return value;
-    }
-
-    private static int nonNegative(Map<String, String> values, String name, String fallback) {
-        int value = integer(values, name, fallback);
-        if (value < 0) {
-            throw new IllegalArgumentException("--" + name + " must not be negative, got " + value);
-        }
-        return value;
-    }
-
-    private static int integer(Map<String, String> values, String name, String fallback) {
-        String value = take(values, name, fallback).replace("_", "").replace(",", "");
-        try {
-            return Integer.parseInt(value);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--" + name + " takes a whole number, got '" + value + "'", e);
-        }
-    }
-
-    private static boolean bool(String value) {
-        return switch (value) {
-            case "true" -> true;
-            case "false" -> false;
-            default -> throw new IllegalArgumentException("expected true or false, got '" + value + "'");
-        };
-    }
-
-    private static List<String> list(String value) {
-        return Arrays.stream(value.split(","))
-                .map(String::trim)
-                .filter(s -> !s.isEmpty())
-                .toList();
-    }
-
-    private static String take(Map<String, String> values, String name, String fallback) {
-        String value = values.remove(name);
-        return value == null ? fallback : value;
     }
 }

@@ -143,7 +143,7 @@ public final class OrdersTable {
     }
 
     /** The median, with the range of the runs when they differ, and how many runs there were if some failed. */
-    static String cell(double[] values, int runs) {
+    public static String cell(double[] values, int runs) {
         if (values.length == 0) {
             return "n/a";
         }
@@ -156,7 +156,7 @@ public final class OrdersTable {
         return sorted.length == runs ? text : text + " [" + sorted.length + " of " + runs + " runs]";
     }
 
-    static double median(double[] values) {
+    public static double median(double[] values) {
         if (values.length == 0) {
             return Double.NaN;
         }

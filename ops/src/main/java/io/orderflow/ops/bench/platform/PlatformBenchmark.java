@@ -3,6 +3,8 @@ package io.orderflow.ops.bench.platform;
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetup;
 import io.orderflow.ops.bench.Directories;
+import io.orderflow.ops.bench.kafkaperf.ApacheKafkaLauncher;
+import io.orderflow.ops.bench.kafkaperf.BrokerLauncher;
 import io.orderflow.ops.bench.kafkaperf.OrderflowBrokerLauncher;
 import io.orderflow.ops.bench.kafkaperf.RunningBroker;
 import io.orderflow.ops.bench.orders.BenchPostgres;
@@ -37,25 +39,32 @@ import java.util.function.DoubleSupplier;
 
 /**
  * The whole platform on this machine, under an open-loop load of {@code POST /orders}: order-service and its outbox,
- * outbox-relay, our broker, and the three consumer services (inventory, notification with a real SMTP server,
- * analytics), each in its own process with its own database on one durable PostgreSQL. The question is whether every
- * consumer group keeps up with the offered rate, and how long an accepted order takes to be processed by all three.
+ * outbox-relay, a broker, and the three consumer services (inventory, notification with a real SMTP server,
+ * analytics), each in its own process with its own database on one durable PostgreSQL. The same packaged services run
+ * once on our broker and once on Apache Kafka 4.4 ({@code --brokers}), nothing changed but {@code bootstrap.servers},
+ * at each offered rate of a ladder ({@code --rates}). The question is the highest rate at which every consumer group
+ * keeps up, on each broker, and how long an accepted order takes to be processed by all three.
  *
- * <p>Per run, everything starts fresh (new databases, new broker data, the {@code orders} topic created with the
- * platform's partitions), waits for health and for the three groups to be stable, then takes the load: a warm-up, the
- * measured window, and the drain (until every order's {@code OrderCreated} written to the outbox has been processed by
- * all three services). What is reported:
+ * <p>Each measurement starts everything fresh (new databases, new broker data, the {@code orders} topic created with
+ * the platform's partitions), waits for health and for the three groups to be stable, then takes the load: a warm-up,
+ * the measured window, and the drain (until every order's {@code OrderCreated} written to the outbox has been processed
+ * by all three services). Which broker goes first alternates from one measurement to the next. What is reported:
  *
  * <ul>
  *   <li>the accepted rate and HTTP latency (from each request's due time, as {@code ops/bench/orders});
  *   <li>per group, the lag in records read once a second over the Kafka protocol ({@link GroupLagSampler}), its maximum
- *       and mean in the window, and its growth (least-squares slope, records/s): a group keeps up when its lag does not
- *       grow;
+ *       and mean in the window, and its growth (least-squares slope, records/s), as an operator reads it;
+ *   <li>per group, whether it kept up: its accepted -> processed delay did not grow over the window ({@link
+ *       DelayTrend}), and it processed every order within the drain;
  *   <li>accepted -> processed: from the 201's arrival at the load generator to the {@code processed_at} of the order's
  *       {@code OrderCreated} in each service's processed-events table (written in the transaction that applied it;
  *       same machine, same clock), per service and for all three (the last of the three), p50 / p99 / max;
- *   <li>the CPU each process used in the window, and per accepted order.
+ *   <li>the CPU each process used in the window, and per accepted order; the broker's resident memory at the end of
+ *       the window and its peak.
  * </ul>
+ *
+ * <p>Then {@link PlatformTable}: per rate, each broker's medians side by side with the ratio ours / Kafka, and the
+ * highest rate each broker sustained.
  */
 public final class PlatformBenchmark {
     static final List<String> CONSUMERS = List.of("inventory-service", "notification-service", "analytics-service");
@@ -64,91 +73,109 @@ public final class PlatformBenchmark {
             "SELECT event_id, (extract(epoch FROM processed_at) * 1000000)::bigint"
                     + " FROM processed_events WHERE event_type = 'OrderCreated'";
 
-    private final int rate;
-    private final Duration warmup;
-    private final Duration duration;
-    private final Duration drain;
-    private final int partitions;
-    private final int maxInFlight;
+    private final PlatformBenchOptions options;
     private final Path services;
     private final Path work;
     private final BenchPostgres postgres;
     private final GreenMail smtp;
 
-    private PlatformBenchmark(Map<String, String> options, BenchPostgres postgres, GreenMail smtp) {
-        this.rate = Integer.parseInt(options.getOrDefault("rate", "2000"));
-        this.warmup = Duration.ofSeconds(Long.parseLong(options.getOrDefault("warmup-seconds", "30")));
-        this.duration = Duration.ofSeconds(Long.parseLong(options.getOrDefault("duration-seconds", "60")));
-        this.drain = Duration.ofSeconds(Long.parseLong(options.getOrDefault("drain-seconds", "120")));
-        this.partitions = Integer.parseInt(options.getOrDefault("partitions", "6"));
-        this.maxInFlight = Integer.parseInt(options.getOrDefault("max-in-flight", "512"));
-        this.services = Path.of(options.getOrDefault("services", ".")).toAbsolutePath();
-        this.work = Path.of(options.getOrDefault("work-dir", "ops/target/platform-bench"))
-                .toAbsolutePath();
+    private PlatformBenchmark(PlatformBenchOptions options, BenchPostgres postgres, GreenMail smtp) {
+        this.options = options;
+        this.services = options.services().toAbsolutePath();
+        this.work = options.workDir().toAbsolutePath();
         this.postgres = postgres;
         this.smtp = smtp;
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> options = new LinkedHashMap<>();
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            if (!args[i].startsWith("--")) {
-                throw new IllegalArgumentException("expected --option value, got " + args[i]);
-            }
-            options.put(args[i].substring(2), args[i + 1]);
+        PlatformBenchOptions options;
+        try {
+            options = PlatformBenchOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
         }
-        int runs = Integer.parseInt(options.getOrDefault("runs", "1"));
-        Path work = Path.of(options.getOrDefault("work-dir", "ops/target/platform-bench"));
-        Files.createDirectories(work.resolve("logs"));
+        Files.createDirectories(options.workDir().resolve("logs"));
+        Map<String, BrokerLauncher> launchers = new LinkedHashMap<>();
+        for (String broker : options.brokers()) {
+            launchers.put(
+                    broker,
+                    broker.equals("ours")
+                            ? new OrderflowBrokerLauncher(options.services().resolve("log-broker"), List.of())
+                            : new ApacheKafkaLauncher(options.kafkaLib(), options.kafkaSettings()));
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(ChildProcesses::stopAll, "stop-services-and-broker"));
         GreenMail smtp = new GreenMail(new ServerSetup(0, "127.0.0.1", ServerSetup.PROTOCOL_SMTP));
         smtp.start();
-        List<RunFigures> figures = new ArrayList<>();
-        try (BenchPostgres postgres = BenchPostgres.start(work.resolve("postgres"), "on")) {
+        PlatformTable table = new PlatformTable(options.rates(), options.runs());
+        try (BenchPostgres postgres = BenchPostgres.start(options.workDir().resolve("postgres"), "on")) {
             PlatformBenchmark benchmark = new PlatformBenchmark(options, postgres, smtp);
-            benchmark.printHeader(args, runs);
-            for (int run = 1; run <= runs; run++) {
-                figures.add(benchmark.measure(run, runs));
+            benchmark.printHeader(launchers);
+            List<String> brokers = new ArrayList<>(launchers.keySet());
+            int measurement = 0;
+            for (int run = 1; run <= options.runs(); run++) {
+                for (int rate : options.rates()) {
+                    for (String broker : measurement++ % 2 == 0 ? brokers : brokers.reversed()) {
+                        try {
+                            table.add(benchmark.measure(broker, launchers.get(broker), rate, run));
+                        } catch (Exception e) {
+                            System.out.println("  FAILED: " + e);
+                            table.fail(broker, rate, run, e.toString());
+                        }
+                    }
+                }
             }
         } finally {
             smtp.stop();
         }
         System.out.printf(
-                "%nMedians of %d runs, finished %s, load average %s%n%n", runs, Instant.now(), Machine.loadAverage());
-        RunFigures.printMedians(figures, System.out);
+                "%nMedians of %d runs, finished %s, load average %s%n%n",
+                options.runs(), Instant.now(), Machine.loadAverage());
+        table.print(System.out);
         System.out.println();
-        System.out.println("command: ops/bench/platform " + String.join(" ", args));
+        System.out.println("command: " + options.command());
     }
 
-    private void printHeader(String[] args, int runs) {
-        System.out.println("command: ops/bench/platform " + String.join(" ", args));
+    private void printHeader(Map<String, BrokerLauncher> launchers) {
+        System.out.println("command: " + options.command());
         System.out.printf(
                 Locale.ROOT,
-                "workload: POST /orders at %,d/s open loop (at most %d outstanding), %d s warm-up + %d s measured, drain"
-                        + " up to %d s, %d runs; topic %s with %d partitions; consumer groups %s%n",
-                rate,
-                maxInFlight,
-                warmup.toSeconds(),
-                duration.toSeconds(),
-                drain.toSeconds(),
-                runs,
+                "workload: POST /orders open loop at %s/s (at most %d outstanding), %d s warm-up + %d s measured, drain"
+                        + " up to %d s, %d runs of each rate on each broker; topic %s with %d partitions; consumer"
+                        + " groups %s%n",
+                options.rates(),
+                options.maxInFlight(),
+                options.warmup().toSeconds(),
+                options.duration().toSeconds(),
+                options.drain().toSeconds(),
+                options.runs(),
                 OrdersTopic.NAME,
-                partitions,
+                options.partitions(),
                 CONSUMERS);
         System.out.printf(
                 "machine: %s; load average %s; started %s%n", Machine.describe(), Machine.loadAverage(), Instant.now());
+        launchers.values().forEach(launcher -> System.out.println("broker: " + launcher.describe()));
         System.out.println("services: " + services + "/<service>/quarkus-run.jar, java -jar with JVM defaults,"
-                + " configuration defaults except datasource, bootstrap servers, SMTP server and HTTP port;"
-                + " broker: our log-broker at its defaults (fsync before acknowledging); PostgreSQL durable (fsync on,"
-                + " synchronous_commit on); SMTP: GreenMail in the driver");
+                + " configuration defaults except datasource, bootstrap servers, SMTP server and HTTP port; the same"
+                + " jars on every broker; PostgreSQL durable (fsync on, synchronous_commit on); SMTP: GreenMail in the"
+                + " driver");
         System.out.println("driver: java "
                 + String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments())
                 + " (load generator, lag sampler, GreenMail; its CPU is reported with the rest)");
     }
 
-    private RunFigures measure(int run, int runs) throws Exception {
-        String label = "run" + run;
-        System.out.printf("%nrun %d/%d (load average %s)%n", run, runs, Machine.loadAverage());
+    private RunFigures measure(String broker, BrokerLauncher launcher, int rate, int run) throws Exception {
+        String label = broker + "-" + rate + "-run" + run;
+        System.out.printf(
+                Locale.ROOT,
+                "%n%s at %,d orders/s, run %d/%d (load average %s)%n",
+                launcher.name(),
+                rate,
+                run,
+                options.runs(),
+                Machine.loadAverage());
+        smtp.purgeEmailFromAllMailboxes();
         Path logs = work.resolve("logs");
         Path brokerDir = work.resolve("data").resolve(label);
         Directories.deleteRecursively(brokerDir);
@@ -158,21 +185,21 @@ public final class PlatformBenchmark {
             databases.put(service, postgres.freshDatabase(service + "-" + label));
         }
         System.out.println("  databases: " + postgres.describe(databases.get("order-service")));
-        OrderflowBrokerLauncher launcher = new OrderflowBrokerLauncher(services.resolve("log-broker"), List.of());
-        try (RunningBroker broker = launcher.start(brokerDir, logs.resolve(label + "-broker.log"))) {
-            OrdersTopic.create(broker.bootstrapServers(), partitions);
+        try (RunningBroker running = launcher.start(brokerDir, logs.resolve(label + "-broker.log"))) {
+            OrdersTopic.create(running.bootstrapServers(), options.partitions());
             Map<String, ServiceProcess> started = new LinkedHashMap<>();
             try {
                 started.put("order-service", service("order-service", label, databases.get("order-service"), null));
-                started.put("outbox-relay", service("outbox-relay", label, databases.get("order-service"), broker));
+                started.put("outbox-relay", service("outbox-relay", label, databases.get("order-service"), running));
                 for (String consumer : CONSUMERS) {
-                    started.put(consumer, service(consumer, label, databases.get(consumer), broker));
+                    started.put(consumer, service(consumer, label, databases.get(consumer), running));
                 }
-                StringBuilder ready = new StringBuilder("  ready:");
+                StringBuilder ready = new StringBuilder(
+                        String.format(Locale.ROOT, "  ready: broker %.1f s,", running.startupMillis() / 1000));
                 started.forEach((name, process) ->
                         ready.append(String.format(Locale.ROOT, " %s %.1f s,", name, process.readyMillis() / 1000)));
                 System.out.println(ready.substring(0, ready.length() - 1));
-                return measure(started, databases, broker);
+                return measure(broker, rate, started, databases, running);
             } finally {
                 for (ServiceProcess process : started.values().stream().toList().reversed()) {
                     process.close();
@@ -204,11 +231,17 @@ public final class PlatformBenchmark {
     }
 
     private RunFigures measure(
-            Map<String, ServiceProcess> started, Map<String, PostgresDatabase> databases, RunningBroker broker)
+            String broker,
+            int rate,
+            Map<String, ServiceProcess> started,
+            Map<String, PostgresDatabase> databases,
+            RunningBroker running)
             throws Exception {
         ServiceProcess orders = started.get("order-service");
-        try (GroupLagSampler lag = GroupLagSampler.start(broker.bootstrapServers(), OrdersTopic.NAME, CONSUMERS);
-                OpenLoopLoad load = new OpenLoopLoad(orders.baseUri(), rate, maxInFlight, false)) {
+        Duration warmup = options.warmup();
+        Duration duration = options.duration();
+        try (GroupLagSampler lag = GroupLagSampler.start(running.bootstrapServers(), OrdersTopic.NAME, CONSUMERS);
+                OpenLoopLoad load = new OpenLoopLoad(orders.baseUri(), rate, options.maxInFlight(), false)) {
             lag.awaitStable(Duration.ofMinutes(2).toMillis());
             Map<String, DoubleSupplier> processes = new LinkedHashMap<>();
             started.forEach((name, process) -> processes.put(name, () -> CpuTime.processSeconds(process.pid())));
@@ -216,7 +249,7 @@ public final class PlatformBenchmark {
             processes.put(
                     "postgres",
                     () -> postmaster.isPresent() ? CpuTime.treeSeconds(postmaster.getAsLong()) : Double.NaN);
-            processes.put("broker", broker::cpuSeconds);
+            processes.put("broker", running::cpuSeconds);
             long self = ProcessHandle.current().pid();
             processes.put("driver", () -> CpuTime.processSeconds(self));
 
@@ -229,6 +262,7 @@ public final class PlatformBenchmark {
             CpuTime.Reading cpuFrom = CpuTime.Reading.take(processes);
             OpenLoopLoad.sleepUntil(measureTo);
             CpuTime.Reading cpuTo = CpuTime.Reading.take(processes);
+            double brokerRss = running.rssMiB();
             OpenLoopLoad.Result loaded;
             try {
                 loaded = loadDone.get();
@@ -246,13 +280,19 @@ public final class PlatformBenchmark {
                     throw new IllegalStateException(name + " exited during the run; see " + process.logFile());
                 }
             });
+            if (!running.isAlive()) {
+                throw new IllegalStateException("the broker exited during the run; see " + running.logFile());
+            }
             RunFigures figures = RunFigures.of(
+                    broker,
+                    rate,
                     loaded,
                     duration,
                     window,
-                    processedLatencies(databases, loaded.acceptedAtMicros()),
+                    processed(databases, loaded.acceptedAtMicros()),
                     drainedAt == Long.MAX_VALUE ? Double.NaN : (drainedAt - measureTo) / 1e6,
                     cpuTo.coresSince(cpuFrom),
+                    new RunFigures.BrokerMemory(brokerRss, running.peakRssMiB()),
                     mails(databases.get("notification-service")));
             figures.print(System.out, loaded, duration);
             return figures;
@@ -265,7 +305,7 @@ public final class PlatformBenchmark {
      * or {@code Long.MAX_VALUE} if never.
      */
     private long awaitDrained(Map<String, PostgresDatabase> databases, long measureTo) throws Exception {
-        long deadline = measureTo + drain.toNanos();
+        long deadline = measureTo + options.drain().toNanos();
         while (true) {
             long written = count(
                     databases.get("order-service"), "SELECT count(*) FROM outbox WHERE event_type = 'OrderCreated'");
@@ -287,9 +327,14 @@ public final class PlatformBenchmark {
         }
     }
 
-    /** Per consumer, and for all three ("all"), accepted -> processed of the window's accepted orders. */
-    private static Map<String, LatencySamples> processedLatencies(
-            Map<String, PostgresDatabase> databases, Map<String, Long> acceptedAtMicros) throws SQLException {
+    /**
+     * The window's accepted orders as each consumer processed them: per consumer and for all three ({@code "all"}), the
+     * accepted -> processed delays; per consumer, the trend of that delay over the window.
+     */
+    record Processed(Map<String, LatencySamples> latencies, Map<String, DelayTrend> trends) {}
+
+    private static Processed processed(Map<String, PostgresDatabase> databases, Map<String, Long> acceptedAtMicros)
+            throws SQLException {
         Map<String, UUID> createdEvent = new HashMap<>();
         try (Connection connection = databases.get("order-service").connect();
                 Statement statement = connection.createStatement();
@@ -312,7 +357,11 @@ public final class PlatformBenchmark {
             processed.put(consumer, at);
         }
         Map<String, LatencySamples> latencies = new LinkedHashMap<>();
-        CONSUMERS.forEach(c -> latencies.put(c, new LatencySamples()));
+        Map<String, List<long[]>> acceptedAndDelay = new LinkedHashMap<>();
+        CONSUMERS.forEach(c -> {
+            latencies.put(c, new LatencySamples());
+            acceptedAndDelay.put(c, new ArrayList<>());
+        });
         LatencySamples all = new LatencySamples();
         acceptedAtMicros.forEach((orderId, accepted) -> {
             UUID event = createdEvent.get(orderId);
@@ -320,15 +369,26 @@ public final class PlatformBenchmark {
             for (String consumer : CONSUMERS) {
                 Long at = event == null ? null : processed.get(consumer).get(event);
                 if (at == null) {
-                    return; // not processed by every service: counted as missing
+                    continue; // not processed by this service: counted as missing for all three
                 }
-                latencies.get(consumer).add(Math.max(0, at - accepted));
+                long delay = Math.max(0, at - accepted);
+                latencies.get(consumer).add(delay);
+                acceptedAndDelay.get(consumer).add(new long[] {accepted, delay});
                 last = Math.max(last, at);
             }
-            all.add(Math.max(0, last - accepted));
+            if (event != null
+                    && CONSUMERS.stream().allMatch(c -> processed.get(c).containsKey(event))) {
+                all.add(Math.max(0, last - accepted));
+            }
         });
         latencies.put("all", all);
-        return latencies;
+        Map<String, DelayTrend> trends = new LinkedHashMap<>();
+        acceptedAndDelay.forEach((consumer, pairs) -> trends.put(
+                consumer,
+                DelayTrend.of(
+                        pairs.stream().mapToLong(p -> p[0]).toArray(),
+                        pairs.stream().mapToLong(p -> p[1]).toArray())));
+        return new Processed(latencies, trends);
     }
 
     /** The notification service's mails by status (SENT, PENDING) at the end of the drain. */

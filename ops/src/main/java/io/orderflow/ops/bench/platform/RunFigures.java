@@ -10,29 +10,41 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.ToDoubleFunction;
 
 /**
- * One run's figures and their printing; {@link #printMedians} summarises several runs.
+ * One measurement's figures and their printing; {@link PlatformTable} summarises them.
  *
+ * @param broker {@code ours} or {@code kafka}
+ * @param offeredPerSecond the rate requests were due at
  * @param acceptedPerSecond 201s for requests due in the window, per second of it
  * @param lag per consumer group: its lag in the window
  * @param processed per consumer service and for all three ({@code "all"}): accepted -> processed, window orders
+ * @param delay per consumer service: how its accepted -> processed delay grew over the window
  * @param missing accepted orders of the window that not every service processed within the drain
  * @param drainMillis from the end of the window until every service had processed every order, NaN if never
  * @param cores CPU cores each process used in the window
+ * @param cpuMillisPerOrder CPU each process used in the window per order accepted in it, in milliseconds
+ * @param brokerMemory the broker's resident memory
  * @param mails the notification service's mails by status after the drain
  */
 record RunFigures(
+        String broker,
+        int offeredPerSecond,
         double acceptedPerSecond,
         double httpP50,
         double httpP99,
         Map<String, GroupLag> lag,
         Map<String, LatencySamples.Summary> processed,
+        Map<String, DelayTrend> delay,
         long missing,
         double drainMillis,
         Map<String, Double> cores,
+        Map<String, Double> cpuMillisPerOrder,
+        BrokerMemory brokerMemory,
         Map<String, Long> mails) {
+
+    /** The broker's resident memory ({@code VmRSS}) at the end of the window and its peak ({@code VmHWM}), MiB. */
+    record BrokerMemory(double endOfWindowMiB, double peakMiB) {}
 
     /**
      * A group's lag in records over the window: largest and mean reading, and growth (least-squares slope over the
@@ -58,33 +70,54 @@ record RunFigures(
     }
 
     static RunFigures of(
+            String broker,
+            int offeredPerSecond,
             OpenLoopLoad.Result loaded,
             Duration window,
             List<GroupLagSampler.Sample> lagReadings,
-            Map<String, LatencySamples> latencies,
+            PlatformBenchmark.Processed processing,
             double drainMillis,
             Map<String, Double> cores,
+            BrokerMemory brokerMemory,
             Map<String, Long> mails) {
         Map<String, GroupLag> lag = new LinkedHashMap<>();
         PlatformBenchmark.CONSUMERS.forEach(group -> lag.put(group, GroupLag.of(lagReadings, group)));
         Map<String, LatencySamples.Summary> processed = new LinkedHashMap<>();
-        latencies.forEach((name, samples) -> processed.put(name, samples.summary()));
+        processing.latencies().forEach((name, samples) -> processed.put(name, samples.summary()));
+        double seconds = window.toNanos() / 1e9;
+        Map<String, Double> perOrder = new LinkedHashMap<>();
+        cores.forEach((name, c) -> perOrder.put(name, c * seconds * 1000 / Math.max(1, loaded.accepted())));
         return new RunFigures(
-                loaded.accepted() / (window.toNanos() / 1e9),
+                broker,
+                offeredPerSecond,
+                loaded.accepted() / seconds,
                 loaded.latency().percentileMillis(50),
                 loaded.latency().percentileMillis(99),
                 lag,
                 processed,
+                processing.trends(),
                 loaded.accepted() - processed.get("all").count(),
                 drainMillis,
                 cores,
+                perOrder,
+                brokerMemory,
                 mails);
     }
 
-    /** Whether every group kept up: its lag grew by less than 2% of the accepted rate, and everything drained. */
+    /**
+     * Whether every group kept up: its accepted -> processed delay grew by less than 20 ms a second over the window (its
+     * lag by less than 2% of the rate; see {@link DelayTrend}), and every order was processed within the drain.
+     */
     boolean keptUp() {
-        return !Double.isNaN(drainMillis)
-                && lag.values().stream().allMatch(l -> l.growthPerSecond() < 0.02 * acceptedPerSecond);
+        return !Double.isNaN(drainMillis) && delay.values().stream().allMatch(DelayTrend::keptUp);
+    }
+
+    /**
+     * Whether the platform sustained the offered rate: every group kept up, and order-service accepted at least 95% of
+     * it (the rest not sent, as at most {@code --max-in-flight} were outstanding, or refused).
+     */
+    boolean sustained() {
+        return keptUp() && acceptedPerSecond >= 0.95 * offeredPerSecond;
     }
 
     void print(PrintStream out, OpenLoopLoad.Result loaded, Duration window) {
@@ -111,12 +144,18 @@ record RunFigures(
                 l.readings()));
         processed.forEach((name, s) -> out.printf(
                 Locale.ROOT,
-                "  accepted -> processed %-21s p50 %s, p99 %s, max %s ms (%,d orders)%n",
+                "  accepted -> processed %-21s p50 %s, p99 %s, max %s ms (%,d orders)%s%n",
                 name.equals("all") ? "by all three" : name,
                 OrdersTable.format(s.percentileMillis(50)),
                 OrdersTable.format(s.percentileMillis(99)),
                 OrdersTable.format(s.maxMillis()),
-                s.count()));
+                s.count(),
+                delay.containsKey(name)
+                        ? String.format(
+                                Locale.ROOT,
+                                ", delay growth %+.1f ms/s",
+                                delay.get(name).growthMillisPerSecond())
+                        : ""));
         out.printf(
                 Locale.ROOT,
                 "  %,d accepted orders not processed by all three; drained %s; every group kept up: %s; mails %s%n",
@@ -128,68 +167,19 @@ record RunFigures(
                 mails);
         StringBuilder cpu = new StringBuilder("  CPU in the window (cores of "
                 + Runtime.getRuntime().availableProcessors() + ") and per accepted order (ms):");
-        double seconds = window.toNanos() / 1e9;
         cores.forEach((name, c) -> cpu.append(String.format(
                 Locale.ROOT,
                 " %s %s / %s,",
                 name,
                 OrdersTable.format(c),
-                OrdersTable.format(c * seconds * 1000 / Math.max(1, loaded.accepted())))));
+                OrdersTable.format(cpuMillisPerOrder.get(name)))));
         out.println(cpu.substring(0, cpu.length() - 1));
-    }
-
-    static void printMedians(List<RunFigures> runs, PrintStream out) {
-        out.println("| figure | median | runs |");
-        out.println("|---|---|---|");
-        row(out, runs, "accepted orders/s", RunFigures::acceptedPerSecond);
-        row(out, runs, "HTTP p99 (ms)", RunFigures::httpP99);
-        for (String group : PlatformBenchmark.CONSUMERS) {
-            row(out, runs, group + " lag max (records)", r -> r.lag().get(group).max());
-            row(
-                    out,
-                    runs,
-                    group + " lag growth (records/s)",
-                    r -> r.lag().get(group).growthPerSecond());
-        }
-        for (String name : List.of("inventory-service", "notification-service", "analytics-service", "all")) {
-            String label = name.equals("all") ? "all three" : name;
-            row(
-                    out,
-                    runs,
-                    "accepted -> processed by " + label + " p50 (ms)",
-                    r -> r.processed().get(name).percentileMillis(50));
-            row(
-                    out,
-                    runs,
-                    "accepted -> processed by " + label + " p99 (ms)",
-                    r -> r.processed().get(name).percentileMillis(99));
-        }
-        row(
-                out,
-                runs,
-                "accepted -> processed by all three max (ms)",
-                r -> r.processed().get("all").maxMillis());
-        row(out, runs, "orders not processed by all three", r -> r.missing());
-        row(out, runs, "drain after the window (ms)", RunFigures::drainMillis);
-        for (String process : runs.getFirst().cores().keySet()) {
-            row(out, runs, "CPU cores: " + process, r -> r.cores().get(process));
-        }
-        out.println("| every group kept up | "
-                + (runs.stream().allMatch(RunFigures::keptUp) ? "yes" : "**no**") + " | "
-                + runs.stream().map(r -> r.keptUp() ? "yes" : "no").toList() + " |");
-    }
-
-    private static void row(PrintStream out, List<RunFigures> runs, String name, ToDoubleFunction<RunFigures> figure) {
-        List<Double> values =
-                runs.stream().map(r -> figure.applyAsDouble(r)).sorted().toList();
-        int middle = values.size() / 2;
-        double median = values.size() % 2 == 1 ? values.get(middle) : (values.get(middle - 1) + values.get(middle)) / 2;
         out.printf(
-                "| %s | %s | %s |%n",
-                name,
-                OrdersTable.format(median),
-                runs.stream()
-                        .map(r -> OrdersTable.format(figure.applyAsDouble(r)))
-                        .toList());
+                Locale.ROOT,
+                "  broker RSS %s MiB at the end of the window, peak %s MiB; sustained %,d/s: %s%n",
+                OrdersTable.format(brokerMemory.endOfWindowMiB()),
+                OrdersTable.format(brokerMemory.peakMiB()),
+                offeredPerSecond,
+                sustained() ? "yes" : "NO");
     }
 }

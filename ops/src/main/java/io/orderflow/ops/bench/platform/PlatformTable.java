@@ -1,0 +1,228 @@
+package io.orderflow.ops.bench.platform;
+
+import io.orderflow.ops.bench.orders.OrdersTable;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The end of {@code ops/bench/platform}: per offered rate, each broker's median over its runs (with the range when
+ * there was more than one) and the ratio ours / Kafka; then the highest rate each broker sustained in every run, and
+ * the targets read against those figures. Failed measurements are listed, so a missing figure always says why.
+ *
+ * <p>Not thread-safe.
+ */
+final class PlatformTable {
+    static final String OURS = "orderflow log-broker";
+    static final String KAFKA = "Apache Kafka 4.4.0";
+    private static final int TARGET_RATE = 2000;
+
+    private record Row(String name, String unit, ToDoubleFunction<RunFigures> value) {}
+
+    private final List<Integer> rates;
+    private final int runs;
+    private final List<RunFigures> results = new ArrayList<>();
+    private final List<String> failures = new ArrayList<>();
+
+    PlatformTable(List<Integer> rates, int runs) {
+        this.rates = List.copyOf(rates);
+        this.runs = runs;
+    }
+
+    void add(RunFigures figures) {
+        results.add(figures);
+    }
+
+    void fail(String broker, int rate, int run, String what) {
+        failures.add(String.format(Locale.ROOT, "%s at %,d/s, run %d: %s", name(broker), rate, run, what));
+    }
+
+    private static List<Row> rows() {
+        List<Row> rows = new ArrayList<>();
+        rows.add(new Row("accepted", "orders/s", RunFigures::acceptedPerSecond));
+        rows.add(new Row("HTTP p99, from due time", "ms", RunFigures::httpP99));
+        for (String group : PlatformBenchmark.CONSUMERS) {
+            rows.add(new Row(
+                    "lag growth, " + group, "records/s", r -> r.lag().get(group).growthPerSecond()));
+        }
+        for (String group : PlatformBenchmark.CONSUMERS) {
+            rows.add(new Row(
+                    "accepted -> processed delay growth, " + group,
+                    "ms/s",
+                    r -> r.delay().get(group).growthMillisPerSecond()));
+        }
+        rows.add(new Row(
+                "lag max, largest group",
+                "records",
+                r -> r.lag().values().stream()
+                        .mapToLong(RunFigures.GroupLag::max)
+                        .max()
+                        .orElse(-1)));
+        rows.add(new Row("accepted -> processed by all three p50", "ms", r -> processed(r, "all", 50)));
+        rows.add(new Row("accepted -> processed by all three p99", "ms", r -> processed(r, "all", 99)));
+        rows.add(new Row(
+                "accepted -> processed by all three max",
+                "ms",
+                r -> r.processed().get("all").maxMillis()));
+        for (String consumer : PlatformBenchmark.CONSUMERS) {
+            rows.add(new Row("accepted -> processed by " + consumer + " p99", "ms", r -> processed(r, consumer, 99)));
+        }
+        rows.add(new Row("orders not processed by all three", "orders", r -> r.missing()));
+        rows.add(new Row("drained, after the window", "ms", RunFigures::drainMillis));
+        for (String process : List.of(
+                "order-service",
+                "outbox-relay",
+                "inventory-service",
+                "notification-service",
+                "analytics-service",
+                "postgres",
+                "broker",
+                "driver",
+                "everything else")) {
+            rows.add(new Row(
+                    "CPU per accepted order, " + process,
+                    "ms",
+                    r -> r.cpuMillisPerOrder().getOrDefault(process, Double.NaN)));
+        }
+        rows.add(new Row(
+                "CPU per accepted order, whole machine",
+                "ms",
+                r -> r.cpuMillisPerOrder().getOrDefault("machine busy", Double.NaN)));
+        rows.add(new Row(
+                "broker RSS, end of the window", "MiB", r -> r.brokerMemory().endOfWindowMiB()));
+        rows.add(new Row("broker RSS, peak", "MiB", r -> r.brokerMemory().peakMiB()));
+        return rows;
+    }
+
+    private static double processed(RunFigures figures, String name, int percentile) {
+        return figures.processed().get(name).percentileMillis(percentile);
+    }
+
+    void print(PrintStream out) {
+        for (int rate : rates) {
+            out.printf(Locale.ROOT, "Offered %,d orders/s%n%n", rate);
+            out.printf("| measure | %s | %s | ours / Kafka |%n", KAFKA, OURS);
+            out.println("|---|---|---|---|");
+            for (Row row : rows()) {
+                double[] kafka = values("kafka", rate, row.value());
+                double[] ours = values("ours", rate, row.value());
+                double km = OrdersTable.median(kafka);
+                double om = OrdersTable.median(ours);
+                String ratio = Double.isNaN(km) || Double.isNaN(om) || km == 0
+                        ? ""
+                        : String.format(Locale.ROOT, "%.2f", om / km);
+                out.printf(
+                        "| %s (%s) | %s | %s | %s |%n",
+                        row.name(), row.unit(), OrdersTable.cell(kafka, runs), OrdersTable.cell(ours, runs), ratio);
+            }
+            out.printf(
+                    "| sustained: every group kept up, >= 95%% accepted | %s | %s | |%n%n",
+                    sustainedCell("kafka", rate), sustainedCell("ours", rate));
+        }
+        printTargets(out);
+        if (!failures.isEmpty()) {
+            out.println();
+            out.println("Failed measurements (their figures are missing above):");
+            failures.forEach(f -> out.println("- " + f));
+        }
+    }
+
+    private void printTargets(PrintStream out) {
+        Optional<Integer> kafka = highestSustained("kafka");
+        Optional<Integer> ours = highestSustained("ours");
+        out.println("Highest offered rate sustained in every run (every group kept up, >= 95% accepted):");
+        out.println("- " + KAFKA + ": " + describe("kafka", kafka));
+        out.println("- " + OURS + ": " + describe("ours", ours));
+        out.println("Targets on this machine:");
+        boolean compared = !measured("kafka").isEmpty() && !measured("ours").isEmpty();
+        if (!compared) {
+            out.println("- ours against Kafka: not compared (one broker measured)");
+        } else {
+            boolean met = ours.orElse(0) >= kafka.orElse(0) && ours.isPresent();
+            boolean top = ours.equals(Optional.of(rates.getLast())) && kafka.equals(ours);
+            out.printf(
+                    Locale.ROOT,
+                    "- throughput, ours >= Kafka: %s (%s against %s%s)%n",
+                    met ? "met" : "**not met**",
+                    ours.map(r -> String.format(Locale.ROOT, "%,d/s", r)).orElse("none"),
+                    kafka.map(r -> String.format(Locale.ROOT, "%,d/s", r)).orElse("none"),
+                    top ? "; both sustained the highest rate measured, so a higher one would tell them apart" : "");
+        }
+        Optional<Integer> both = rates.stream()
+                .filter(rate -> sustainedInEveryRun("kafka", rate) && sustainedInEveryRun("ours", rate))
+                .reduce((a, b) -> b);
+        if (compared && both.isPresent()) {
+            int rate = both.get();
+            double k = OrdersTable.median(values("kafka", rate, r -> processed(r, "all", 99)));
+            double o = OrdersTable.median(values("ours", rate, r -> processed(r, "all", 99)));
+            out.printf(
+                    Locale.ROOT,
+                    "- accepted -> processed by all three p99, ours <= Kafka at %,d/s (the highest rate both"
+                            + " sustained): %s (%s ms against %s ms)%n",
+                    rate,
+                    o <= k ? "met" : "**not met**",
+                    OrdersTable.format(o),
+                    OrdersTable.format(k));
+        } else if (compared) {
+            out.println("- accepted -> processed p99, ours <= Kafka: not comparable (no rate both brokers sustained)");
+        }
+        int best = Math.max(ours.orElse(0), kafka.orElse(0));
+        out.printf(
+                Locale.ROOT,
+                "- %,d orders/s with all three consumers keeping up: %s (highest sustained here: %,d/s)%n",
+                TARGET_RATE,
+                best >= TARGET_RATE ? "met" : "**not met**",
+                best);
+    }
+
+    private String describe(String broker, Optional<Integer> rate) {
+        if (rate.isEmpty()) {
+            return "none of " + rates;
+        }
+        double accepted = OrdersTable.median(values(broker, rate.get(), RunFigures::acceptedPerSecond));
+        return String.format(Locale.ROOT, "%,d/s (median accepted %s/s)", rate.get(), OrdersTable.format(accepted));
+    }
+
+    /** The highest offered rate at which every run on {@code broker} sustained, if any did. */
+    Optional<Integer> highestSustained(String broker) {
+        return rates.stream().filter(rate -> sustainedInEveryRun(broker, rate)).reduce((a, b) -> b);
+    }
+
+    private boolean sustainedInEveryRun(String broker, int rate) {
+        List<RunFigures> measured = measured(broker, rate);
+        return measured.size() == runs && measured.stream().allMatch(RunFigures::sustained);
+    }
+
+    private String sustainedCell(String broker, int rate) {
+        List<RunFigures> measured = measured(broker, rate);
+        if (measured.isEmpty()) {
+            return "n/a";
+        }
+        long sustained = measured.stream().filter(RunFigures::sustained).count();
+        return sustained + " of " + runs + " runs";
+    }
+
+    private List<RunFigures> measured(String broker) {
+        return results.stream().filter(r -> r.broker().equals(broker)).toList();
+    }
+
+    private List<RunFigures> measured(String broker, int rate) {
+        return results.stream()
+                .filter(r -> r.broker().equals(broker) && r.offeredPerSecond() == rate)
+                .toList();
+    }
+
+    private double[] values(String broker, int rate, ToDoubleFunction<RunFigures> value) {
+        return measured(broker, rate).stream()
+                .mapToDouble(value)
+                .filter(v -> !Double.isNaN(v))
+                .toArray();
+    }
+
+    private static String name(String broker) {
+        return broker.equals("ours") ? OURS : KAFKA;
+    }
+}

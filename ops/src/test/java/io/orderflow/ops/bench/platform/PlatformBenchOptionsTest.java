@@ -1,0 +1,66 @@
+package io.orderflow.ops.bench.platform;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class PlatformBenchOptionsTest {
+
+    @Test
+    void defaultsMeasureBothBrokersOnALadderOfRates() {
+        PlatformBenchOptions options = PlatformBenchOptions.parse();
+
+        assertThat(options.rates()).containsExactly(300, 450, 600);
+        assertThat(options.brokers()).containsExactly("ours", "kafka");
+        assertThat(options.warmup()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(options.duration()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(options.drain()).isEqualTo(Duration.ofSeconds(120));
+        assertThat(options.runs()).isEqualTo(1);
+        assertThat(options.partitions()).isEqualTo(6);
+        assertThat(options.kafkaSettings()).isEmpty();
+        assertThat(options.command()).isEqualTo("ops/bench/platform");
+    }
+
+    @Test
+    void ratesAreMeasuredLowestFirstAndTheCommandShownLeavesOutTheScriptsPlumbing() {
+        PlatformBenchOptions options = PlatformBenchOptions.parse(
+                "--services",
+                "ops/target/x/services",
+                "--kafka-lib",
+                "k",
+                "--rates",
+                "600,200",
+                "--runs=2",
+                "--brokers",
+                "kafka",
+                "--kafka-settings",
+                "log.flush.interval.messages=1");
+
+        assertThat(options.rates()).containsExactly(200, 600);
+        assertThat(options.runs()).isEqualTo(2);
+        assertThat(options.brokers()).isEqualTo(List.of("kafka"));
+        assertThat(options.services()).isEqualTo(Path.of("ops/target/x/services"));
+        assertThat(options.kafkaSettings()).containsExactly("log.flush.interval.messages=1");
+        assertThat(options.command())
+                .isEqualTo("ops/bench/platform --rates 600,200 --runs 2 --brokers kafka"
+                        + " --kafka-settings log.flush.interval.messages=1");
+    }
+
+    @Test
+    void refusesWhatItCannotRunNamingIt() {
+        assertThatThrownBy(() -> PlatformBenchOptions.parse("--rates", "300,0"))
+                .hasMessageContaining("--rates takes positive whole numbers, got [300, 0]");
+        assertThatThrownBy(() -> PlatformBenchOptions.parse("--rates", "fast"))
+                .hasMessageContaining("--rates takes a whole number, got 'fast'");
+        assertThatThrownBy(() -> PlatformBenchOptions.parse("--rate", "600")).hasMessageContaining("[rate]");
+        assertThatThrownBy(() -> PlatformBenchOptions.parse("--brokers", "redpanda"))
+                .hasMessageContaining("'redpanda'");
+        assertThatThrownBy(() -> PlatformBenchOptions.parse("--kafka-settings", "fsync"))
+                .hasMessageContaining("KEY=VALUE pairs, got 'fsync'");
+        assertThatThrownBy(() -> PlatformBenchOptions.parse("--runs")).hasMessageContaining("--runs needs a value");
+    }
+}
