@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * The {@code --name value} (or {@code --name=value}) options of a benchmark that compares brokers, read one at a time
@@ -17,6 +18,7 @@ import java.util.Set;
  * <p>Not thread-safe.
  */
 public final class CommandLineOptions {
+    private static final Pattern THOUSANDS = Pattern.compile("-?\\d{1,3}([,_]\\d{3})+");
     private final Map<String, String> remaining;
     private final List<String> commandLine;
     private final String usage;
@@ -85,7 +87,7 @@ public final class CommandLineOptions {
         return value;
     }
 
-    /** A comma-separated list of positive whole numbers, e.g. {@code 300,450,600}. */
+    /** A comma-separated list of positive whole numbers, e.g. {@code 300,450,600} (no thousands separators). */
     public List<Integer> positives(String name, String fallback) {
         List<Integer> values =
                 list(name, fallback).stream().map(value -> whole(name, value)).toList();
@@ -134,12 +136,13 @@ public final class CommandLineOptions {
         }
     }
 
+    /** A whole number, with commas or underscores allowed only between groups of three digits: 2000, 2,000, 2_000. */
     private static int whole(String name, String text) {
-        String value = text.replace("_", "").replace(",", "");
+        String value = THOUSANDS.matcher(text).matches() ? text.replace(",", "").replace("_", "") : text;
         try {
             return Integer.parseInt(value);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--" + name + " takes a whole number, got '" + value + "'", e);
+            throw new IllegalArgumentException("--" + name + " takes a whole number, got '" + text + "'", e);
         }
     }
 }

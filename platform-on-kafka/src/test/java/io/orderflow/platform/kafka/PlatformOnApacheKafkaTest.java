@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.orderflow.contracts.EventCatalog;
+import io.orderflow.contracts.EventCodec;
 import io.orderflow.contracts.Topics;
 import io.orderflow.ops.bench.kafkaperf.ApacheKafkaLauncher;
 import io.orderflow.ops.bench.kafkaperf.RunningBroker;
@@ -29,12 +31,21 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -47,14 +58,15 @@ import org.junit.jupiter.api.io.TempDir;
  * The whole platform on Apache Kafka 4.4 instead of our broker, with nothing changed but {@code bootstrap.servers}:
  * {@code ./run-platform --bootstrap-servers} ({@link LocalPlatform} with {@link LaunchOptions#kafkaBootstrapServers})
  * against a single-node KRaft Kafka started from Maven Central's {@code kafka_2.13}, as the benchmarks start it, and the
- * same packaged services as on our broker. An order placed over HTTP reaches the three consumers and inventory's
- * outcome is published; the lag monitor sees every group caught up; the short versions of all seven drills pass, as
+ * same packaged services as on our broker. An order placed over HTTP reaches the three consumers; a shipped order
+ * is deducted and a cancelled one released by inventory, each mailed about, and inventory's outcomes are published; the lag monitor sees every group caught up; the short versions of all seven drills pass, as
  * they do on our broker in {@code PlatformEndToEndTest}, broker-failure with Kafka itself killed and started again on
  * its log.
  *
  * <p>The services inherit this JVM's environment, which the build sets as {@code PlatformEndToEndTest} sets the
  * launcher's: a 10 s lag-monitor window and batches of at most 20 records, so that slow-consumer's short run turns its
- * victim WARN and hot-partition's rates cover its 10 s phases.
+ * victim WARN and hot-partition's rates cover its 10 s phases. Run from an IDE, give the test JVM the same two
+ * variables ({@code platform-on-kafka/pom.xml}), or those two drills fail.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PlatformOnApacheKafkaTest {
@@ -188,6 +200,111 @@ class PlatformOnApacheKafkaTest {
         assertThat(platform.services()).allMatch(ServiceProcess::isAlive);
     }
 
+    /**
+     * The rest of the lifecycle on Kafka: an order paid and shipped has its reservation deducted and is mailed about
+     * twice (created, shipped); an order cancelled has its stock released and is mailed about twice (created,
+     * cancelled); and inventory-service's own relay published its reservation of each, keyed by the order, on {@code
+     * inventory}.
+     */
+    @Test
+    @Order(3)
+    void shippedAndCancelledOrdersReachTheConsumersAndInventoryPublishesItsOutcomes() throws Exception {
+        String shipped = placeOrder();
+        assertThat(post("/orders/" + shipped + "/pay", "{\"paymentReference\":\"pay-1\"}"))
+                .isEqualTo(200);
+        assertThat(post("/orders/" + shipped + "/ship", "{\"carrier\":\"post\",\"trackingNumber\":\"T-1\"}"))
+                .isEqualTo(200);
+        String cancelled = placeOrder();
+        await().atMost(WITHIN)
+                .ignoreExceptions()
+                .until(() -> get(service("inventory-service").resolve("/reservations/" + cancelled))
+                        .contains("\"RESERVED\""));
+        assertThat(post("/orders/" + cancelled + "/cancel", "{\"reason\":\"changed my mind\"}"))
+                .isEqualTo(200);
+
+        await().atMost(WITHIN)
+                .ignoreExceptions()
+                .until(() -> get(service("inventory-service").resolve("/reservations/" + cancelled))
+                        .contains("\"RELEASED\""));
+        await().atMost(WITHIN)
+                .ignoreExceptions()
+                .until(() -> get(service("inventory-service").resolve("/reservations/" + shipped))
+                        .contains("\"DEDUCTED\""));
+        await().atMost(WITHIN)
+                .ignoreExceptions()
+                .until(() -> sentMails(shipped).equals(List.of("OrderCreated", "OrderShipped")));
+        await().atMost(WITHIN)
+                .ignoreExceptions()
+                .until(() -> sentMails(cancelled).equals(List.of("OrderCreated", "OrderCancelled")));
+        assertThat(inventoryOutcomes(Set.of(shipped, cancelled)))
+                .containsEntry(shipped, List.of("InventoryReserved"))
+                .containsEntry(cancelled, List.of("InventoryReserved"));
+    }
+
+    private String placeOrder() throws Exception {
+        HttpResponse<String> created = http.send(
+                HttpRequest.newBuilder(service("order-service").resolve("/orders"))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"customerId\":\"c-" + UUID.randomUUID()
+                                + "\",\"currency\":\"EUR\",\"items\":[{\"sku\":\"sku-5\",\"quantity\":1,"
+                                + "\"unitPrice\":\"2.50\"}]}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        return JSON.readTree(created.body()).get("id").asText();
+    }
+
+    private int post(String path, String body) throws Exception {
+        return http.send(
+                        HttpRequest.newBuilder(service("order-service").resolve(path))
+                                .header("Content-Type", "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofString(body))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .statusCode();
+    }
+
+    /** The event types of the order's mails that were sent, oldest first. */
+    private List<String> sentMails(String orderId) throws Exception {
+        List<String> sent = new ArrayList<>();
+        for (JsonNode mail :
+                JSON.readTree(get(service("notification-service").resolve("/notifications?orderId=" + orderId)))) {
+            if (mail.get("status").asText().equals("SENT")) {
+                sent.add(mail.get("eventType").asText());
+            }
+        }
+        return sent;
+    }
+
+    /**
+     * Per order, the event types inventory-service published on {@code inventory} for it, in log order, once each of
+     * {@code orderIds} has one.
+     */
+    private static Map<String, List<String>> inventoryOutcomes(Set<String> orderIds) {
+        EventCodec codec = new EventCodec(EventCatalog.inventoryEvents());
+        Map<String, List<String>> outcomes = new HashMap<>();
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
+                Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
+                new StringDeserializer(),
+                new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(Topics.INVENTORY).stream()
+                    .map(info -> new TopicPartition(info.topic(), info.partition()))
+                    .toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            await().atMost(WITHIN).pollInSameThread().until(() -> {
+                for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    if (orderIds.contains(record.key())) {
+                        outcomes.computeIfAbsent(record.key(), k -> new ArrayList<>())
+                                .add(codec.decode(record.value()).eventType());
+                    }
+                }
+                return outcomes.keySet().equals(orderIds);
+            });
+        }
+        return outcomes;
+    }
+
     private static boolean caughtUp(JsonNode groups, String group) {
         for (JsonNode node : groups) {
             if (node.get("group").asText().equals(group)) {
@@ -205,7 +322,7 @@ class PlatformOnApacheKafkaTest {
     }
 
     @Test
-    @Order(3)
+    @Order(4)
     void theDuplicateEventDrillPassesOnKafka() throws Exception {
         DrillReport report = new DuplicateEventDrill(drillTarget(), 5).run();
 
@@ -213,7 +330,7 @@ class PlatformOnApacheKafkaTest {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void theSchemaChangeDrillPassesOnKafka() throws Exception {
         DrillReport report = new SchemaChangeDrill(drillTarget(), 3, 3, Duration.ofSeconds(8)).run();
 
@@ -221,7 +338,7 @@ class PlatformOnApacheKafkaTest {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void theTrafficSpikeDrillPassesOnKafka() throws Exception {
         DrillReport report =
                 new TrafficSpikeDrill(drillTarget(), 3, 10, Duration.ofSeconds(4), Duration.ofSeconds(4)).run();
@@ -234,7 +351,7 @@ class PlatformOnApacheKafkaTest {
      * Kafka too only its lag grows, the lag monitor calls it WARN, and it drains once it has its speed back.
      */
     @Test
-    @Order(6)
+    @Order(7)
     void theSlowConsumerDrillPassesOnKafka() throws Exception {
         DrillReport report = new SlowConsumerDrill(
                         drillTarget(), "notification-service", 10, 200, Duration.ofSeconds(3), Duration.ofSeconds(20))
@@ -248,12 +365,12 @@ class PlatformOnApacheKafkaTest {
     }
 
     /**
-     * hot-partition's short version: Kafka's default partitioner puts a key where ours does ({@code murmur2(key) %
-     * partitions}, as the drill predicts), so 80% of the records keyed by one customer land on one partition, and
-     * order ids spread evenly.
+     * hot-partition's short version on Kafka: 80% of the records keyed by one customer land on the one partition the
+     * drill predicts ({@code murmur2(key) % partitions}, chosen by the producer), Kafka's per-partition offsets and
+     * the lag monitor's rates show it, and order ids spread evenly.
      */
     @Test
-    @Order(7)
+    @Order(8)
     void theHotPartitionDrillPassesOnKafka() throws Exception {
         DrillReport report = new HotPartitionDrill(drillTarget(), 20, Duration.ofSeconds(10), 0.8).run();
 
@@ -267,7 +384,7 @@ class PlatformOnApacheKafkaTest {
      * SIGKILL mid-stream on Kafka's group coordinator, started again, nothing lost or doubled.
      */
     @Test
-    @Order(8)
+    @Order(9)
     void theCrashConsumerDrillPassesOnKafka() throws Exception {
         ServiceControl control = new ServiceControl() {
             @Override
@@ -292,7 +409,7 @@ class PlatformOnApacheKafkaTest {
      * services recover by themselves. Last, as the broker it ends is not the one the class started.
      */
     @Test
-    @Order(9)
+    @Order(10)
     void theBrokerFailureDrillPassesWithKafkaKilledAndStartedAgain() throws Exception {
         ServiceControl control = new ServiceControl() {
             private int starts;

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
@@ -167,7 +168,11 @@ public final class ApacheKafkaLauncher implements BrokerLauncher {
         try (var reader = Files.newBufferedReader(properties)) {
             settings.load(reader);
         }
-        String listener = settings.getProperty("listeners").split(",")[0];
+        String listener = Arrays.stream(settings.getProperty("listeners", "").split(","))
+                .map(String::trim)
+                .filter(entry -> entry.startsWith("PLAINTEXT://"))
+                .findFirst()
+                .orElseThrow(() -> new IOException("No PLAINTEXT listener in " + properties));
         int port = Integer.parseInt(listener.substring(listener.lastIndexOf(':') + 1));
         return launch(properties, log4j, port, logFile);
     }

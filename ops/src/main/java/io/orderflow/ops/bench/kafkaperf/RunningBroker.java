@@ -94,7 +94,7 @@ public final class RunningBroker implements AutoCloseable {
         throw new IllegalStateException("No " + field + " in " + status + " of " + process.name());
     }
 
-    /** SIGKILL: no shutdown, no flush; returns once the process is gone. */
+    /** SIGKILL: no shutdown, no flush; returns once the process is gone (or at once if this thread is interrupted). */
     public void kill() {
         process.killNine();
     }

@@ -9,8 +9,8 @@ import java.util.Comparator;
  * last third minus that of the first, per second between the two thirds' median acceptance times.
  *
  * <p>A consumer that keeps up holds its delay (a growth about 0); one that falls behind by {@code g} records/s while
- * {@code r} orders/s are accepted adds {@code g / r} seconds of delay every second, so "lag grows by less than 2% of
- * the rate" is "delay grows by less than 20 ms per second". The lag in records read from committed offsets says the
+ * {@code r} orders/s are accepted adds about {@code g / r} seconds of delay every second ({@code g / (r - g)}
+ * exactly), so "lag grows by less than 2% of the rate" is about "delay grows by less than 20 ms per second". The lag in records read from committed offsets says the
  * same in principle, but it saw-tooths with the consumers' 5 s commit interval, and over a one-minute window the slope
  * of that saw-tooth is as large as the 2% it would have to resolve; each order's {@code processed_at} has no such
  * step.

@@ -66,7 +66,10 @@ record PlatformBenchOptions(
     static PlatformBenchOptions parse(String... args) {
         CommandLineOptions values = CommandLineOptions.parse(args, PLUMBING, USAGE);
         PlatformBenchOptions options = new PlatformBenchOptions(
-                values.positives("rates", "300,450,600").stream().sorted().toList(),
+                values.positives("rates", "300,450,600").stream()
+                        .distinct()
+                        .sorted()
+                        .toList(),
                 Duration.ofSeconds(values.positive("duration-seconds", "60")),
                 Duration.ofSeconds(values.nonNegative("warmup-seconds", "30")),
                 Duration.ofSeconds(values.positive("drain-seconds", "120")),

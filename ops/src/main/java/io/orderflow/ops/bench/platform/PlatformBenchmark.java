@@ -108,19 +108,23 @@ public final class PlatformBenchmark {
         Runtime.getRuntime().addShutdownHook(new Thread(ChildProcesses::stopAll, "stop-services-and-broker"));
         GreenMail smtp = new GreenMail(new ServerSetup(0, "127.0.0.1", ServerSetup.PROTOCOL_SMTP));
         smtp.start();
-        PlatformTable table = new PlatformTable(options.rates(), options.runs());
+        PlatformTable table = new PlatformTable(options.rates(), options.brokers(), options.runs());
         try (BenchPostgres postgres = BenchPostgres.start(options.workDir().resolve("postgres"), "on")) {
             PlatformBenchmark benchmark = new PlatformBenchmark(options, postgres, smtp);
             benchmark.printHeader(launchers);
             List<String> brokers = new ArrayList<>(launchers.keySet());
-            int measurement = 0;
             for (int run = 1; run <= options.runs(); run++) {
-                for (int rate : options.rates()) {
-                    for (String broker : measurement++ % 2 == 0 ? brokers : brokers.reversed()) {
+                for (int i = 0; i < options.rates().size(); i++) {
+                    int rate = options.rates().get(i);
+                    // which broker goes first alternates from run to run at each rate, and from rate to rate
+                    for (String broker : (run - 1 + i) % 2 == 0 ? brokers : brokers.reversed()) {
                         try {
                             table.add(benchmark.measure(broker, launchers.get(broker), rate, run));
+                        } catch (InterruptedException e) {
+                            throw e;
                         } catch (Exception e) {
-                            System.out.println("  FAILED: " + e);
+                            System.out.println("  FAILED:");
+                            e.printStackTrace(System.out);
                             table.fail(broker, rate, run, e.toString());
                         }
                     }
@@ -135,6 +139,9 @@ public final class PlatformBenchmark {
         table.print(System.out);
         System.out.println();
         System.out.println("command: " + options.command());
+        if (!table.failures().isEmpty()) {
+            System.exit(1);
+        }
     }
 
     private void printHeader(Map<String, BrokerLauncher> launchers) {
@@ -204,11 +211,15 @@ public final class PlatformBenchmark {
                 for (ServiceProcess process : started.values().stream().toList().reversed()) {
                     process.close();
                 }
-                for (PostgresDatabase database : databases.values()) {
-                    postgres.drop(database);
-                }
             }
         } finally {
+            for (PostgresDatabase database : databases.values()) {
+                try {
+                    postgres.drop(database);
+                } catch (SQLException e) {
+                    System.out.println("  could not drop " + database.databaseName() + ": " + e.getMessage());
+                }
+            }
             Directories.deleteRecursively(brokerDir);
         }
     }

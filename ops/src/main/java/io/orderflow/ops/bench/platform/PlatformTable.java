@@ -23,17 +23,28 @@ final class PlatformTable {
     private record Row(String name, String unit, ToDoubleFunction<RunFigures> value) {}
 
     private final List<Integer> rates;
+    private final List<String> brokers;
     private final int runs;
     private final List<RunFigures> results = new ArrayList<>();
     private final List<String> failures = new ArrayList<>();
 
-    PlatformTable(List<Integer> rates, int runs) {
+    /**
+     * @param rates the offered rates, lowest first
+     * @param brokers the brokers measured ({@code ours}, {@code kafka})
+     * @param runs measurements of each rate on each broker
+     */
+    PlatformTable(List<Integer> rates, List<String> brokers, int runs) {
         this.rates = List.copyOf(rates);
+        this.brokers = List.copyOf(brokers);
         this.runs = runs;
     }
 
     void add(RunFigures figures) {
         results.add(figures);
+    }
+
+    List<String> failures() {
+        return List.copyOf(failures);
     }
 
     void fail(String broker, int rate, int run, String what) {
@@ -58,9 +69,10 @@ final class PlatformTable {
                 "lag max, largest group",
                 "records",
                 r -> r.lag().values().stream()
-                        .mapToLong(RunFigures.GroupLag::max)
+                        .filter(lag -> lag.readings() > 0)
+                        .mapToDouble(RunFigures.GroupLag::max)
                         .max()
-                        .orElse(-1)));
+                        .orElse(Double.NaN)));
         rows.add(new Row("accepted -> processed by all three p50", "ms", r -> processed(r, "all", 50)));
         rows.add(new Row("accepted -> processed by all three p99", "ms", r -> processed(r, "all", 99)));
         rows.add(new Row(
@@ -131,30 +143,51 @@ final class PlatformTable {
     }
 
     private void printTargets(PrintStream out) {
-        Optional<Integer> kafka = highestSustained("kafka");
-        Optional<Integer> ours = highestSustained("ours");
-        out.println("Highest offered rate sustained in every run (every group kept up, >= 95% accepted):");
-        out.println("- " + KAFKA + ": " + describe("kafka", kafka));
-        out.println("- " + OURS + ": " + describe("ours", ours));
+        out.println("Highest offered rate sustained in every run, and at every lower rate (every group kept up, >= 95%"
+                + " accepted):");
+        for (String broker : brokers) {
+            out.println("- " + name(broker) + ": " + describe(broker));
+        }
         out.println("Targets on this machine:");
-        boolean compared = !measured("kafka").isEmpty() && !measured("ours").isEmpty();
-        if (!compared) {
+        Optional<Integer> ours = highestSustained("ours");
+        Optional<Integer> kafka = highestSustained("kafka");
+        if (!brokers.contains("ours") || !brokers.contains("kafka")) {
             out.println("- ours against Kafka: not compared (one broker measured)");
+        } else if (measured("ours").isEmpty() || measured("kafka").isEmpty()) {
+            out.println("- ours against Kafka: not compared (every measurement of "
+                    + name(measured("ours").isEmpty() ? "ours" : "kafka") + " failed)");
         } else {
-            boolean met = ours.orElse(0) >= kafka.orElse(0) && ours.isPresent();
+            printComparison(out, ours, kafka);
+        }
+        if (brokers.contains("ours")) {
+            out.printf(
+                    Locale.ROOT,
+                    "- %,d orders/s with all three consumers keeping up, on our broker: %s (%s; Kafka: %s)%n",
+                    TARGET_RATE,
+                    ours.orElse(0) >= TARGET_RATE ? "met" : "**not met**",
+                    ours.map(r -> String.format(Locale.ROOT, "%,d/s sustained", r))
+                            .orElse("no rate sustained"),
+                    kafka.map(r -> String.format(Locale.ROOT, "%,d/s", r)).orElse("none"));
+        }
+    }
+
+    private void printComparison(PrintStream out, Optional<Integer> ours, Optional<Integer> kafka) {
+        if (ours.isEmpty() && kafka.isEmpty()) {
+            out.println("- throughput, ours >= Kafka: not comparable (neither sustained the lowest rate, "
+                    + String.format(Locale.ROOT, "%,d/s", rates.getFirst()) + ")");
+        } else {
             boolean top = ours.equals(Optional.of(rates.getLast())) && kafka.equals(ours);
             out.printf(
                     Locale.ROOT,
                     "- throughput, ours >= Kafka: %s (%s against %s%s)%n",
-                    met ? "met" : "**not met**",
+                    ours.orElse(0) >= kafka.orElse(0) ? "met" : "**not met**",
                     ours.map(r -> String.format(Locale.ROOT, "%,d/s", r)).orElse("none"),
                     kafka.map(r -> String.format(Locale.ROOT, "%,d/s", r)).orElse("none"),
                     top ? "; both sustained the highest rate measured, so a higher one would tell them apart" : "");
         }
-        Optional<Integer> both = rates.stream()
-                .filter(rate -> sustainedInEveryRun("kafka", rate) && sustainedInEveryRun("ours", rate))
-                .reduce((a, b) -> b);
-        if (compared && both.isPresent()) {
+        Optional<Integer> both =
+                ours.isEmpty() || kafka.isEmpty() ? Optional.empty() : Optional.of(Math.min(ours.get(), kafka.get()));
+        if (both.isPresent()) {
             int rate = both.get();
             double k = OrdersTable.median(values("kafka", rate, r -> processed(r, "all", 99)));
             double o = OrdersTable.median(values("ours", rate, r -> processed(r, "all", 99)));
@@ -166,29 +199,42 @@ final class PlatformTable {
                     o <= k ? "met" : "**not met**",
                     OrdersTable.format(o),
                     OrdersTable.format(k));
-        } else if (compared) {
+        } else {
             out.println("- accepted -> processed p99, ours <= Kafka: not comparable (no rate both brokers sustained)");
         }
-        int best = Math.max(ours.orElse(0), kafka.orElse(0));
-        out.printf(
-                Locale.ROOT,
-                "- %,d orders/s with all three consumers keeping up: %s (highest sustained here: %,d/s)%n",
-                TARGET_RATE,
-                best >= TARGET_RATE ? "met" : "**not met**",
-                best);
     }
 
-    private String describe(String broker, Optional<Integer> rate) {
+    private String describe(String broker) {
+        Optional<Integer> rate = highestSustained(broker);
+        String text;
         if (rate.isEmpty()) {
-            return "none of " + rates;
+            text = "none of " + rates;
+        } else {
+            double accepted = OrdersTable.median(values(broker, rate.get(), RunFigures::acceptedPerSecond));
+            text = String.format(Locale.ROOT, "%,d/s (median accepted %s/s)", rate.get(), OrdersTable.format(accepted));
         }
-        double accepted = OrdersTable.median(values(broker, rate.get(), RunFigures::acceptedPerSecond));
-        return String.format(Locale.ROOT, "%,d/s (median accepted %s/s)", rate.get(), OrdersTable.format(accepted));
+        List<Integer> above = rates.stream()
+                .filter(r -> r > rate.orElse(0) && sustainedInEveryRun(broker, r))
+                .toList();
+        if (!above.isEmpty()) {
+            text += "; also sustained " + above + " above a rate it did not: noise, measure with more --runs";
+        }
+        return text;
     }
 
-    /** The highest offered rate at which every run on {@code broker} sustained, if any did. */
+    /**
+     * The highest offered rate {@code broker} sustained in every run, with every lower rate sustained too; empty if it
+     * did not sustain the lowest. A rate sustained above one that was not is noise, not capacity.
+     */
     Optional<Integer> highestSustained(String broker) {
-        return rates.stream().filter(rate -> sustainedInEveryRun(broker, rate)).reduce((a, b) -> b);
+        Optional<Integer> highest = Optional.empty();
+        for (int rate : rates) {
+            if (!sustainedInEveryRun(broker, rate)) {
+                break;
+            }
+            highest = Optional.of(rate);
+        }
+        return highest;
     }
 
     private boolean sustainedInEveryRun(String broker, int rate) {

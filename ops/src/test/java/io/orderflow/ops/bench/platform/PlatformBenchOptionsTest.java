@@ -51,6 +51,14 @@ class PlatformBenchOptionsTest {
     }
 
     @Test
+    void aRateListedTwiceIsMeasuredOnceAndThousandsMayBeGrouped() {
+        PlatformBenchOptions options = PlatformBenchOptions.parse("--rates", "600,300,600", "--max-in-flight", "1,024");
+
+        assertThat(options.rates()).containsExactly(300, 600);
+        assertThat(options.maxInFlight()).isEqualTo(1024);
+    }
+
+    @Test
     void refusesWhatItCannotRunNamingIt() {
         assertThatThrownBy(() -> PlatformBenchOptions.parse("--rates", "300,0"))
                 .hasMessageContaining("--rates takes positive whole numbers, got [300, 0]");
@@ -62,5 +70,8 @@ class PlatformBenchOptionsTest {
         assertThatThrownBy(() -> PlatformBenchOptions.parse("--kafka-settings", "fsync"))
                 .hasMessageContaining("KEY=VALUE pairs, got 'fsync'");
         assertThatThrownBy(() -> PlatformBenchOptions.parse("--runs")).hasMessageContaining("--runs needs a value");
+        assertThatThrownBy(() -> PlatformBenchOptions.parse("--partitions", "1,5"))
+                .as("a comma only between groups of three digits")
+                .hasMessageContaining("--partitions takes a whole number, got '1,5'");
     }
 }
