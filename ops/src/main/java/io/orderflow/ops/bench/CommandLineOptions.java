@@ -105,6 +105,17 @@ public final class CommandLineOptions {
                 .toList();
     }
 
+    /** A comma-separated list of {@code KEY=VALUE} settings, e.g. {@code log.flush.interval.messages=1}. */
+    public List<String> settings(String name) {
+        List<String> settings = list(name, "");
+        for (String setting : settings) {
+            if (!setting.contains("=")) {
+                throw new IllegalArgumentException("--" + name + " takes KEY=VALUE pairs, got '" + setting + "'");
+            }
+        }
+        return settings;
+    }
+
     /** {@code --brokers}: {@code ours}, {@code kafka} or both, in the order of the first run. */
     public List<String> brokers(String fallback) {
         List<String> brokers = list("brokers", fallback);

@@ -168,22 +168,9 @@ class PlatformOnApacheKafkaTest {
     @Test
     @Order(2)
     void anOrderPlacedOverHttpReachesTheThreeConsumersAndTheLagMonitorSeesThemCaughtUp() throws Exception {
-        String customer = "c-" + UUID.randomUUID();
-        HttpResponse<String> created = http.send(
-                HttpRequest.newBuilder(service("order-service").resolve("/orders"))
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString("{\"customerId\":\"" + customer
-                                + "\",\"currency\":\"EUR\",\"items\":[{\"sku\":\"sku-3\",\"quantity\":1,"
-                                + "\"unitPrice\":\"4.00\"}]}"))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
-        String id = JSON.readTree(created.body()).get("id").asText();
+        String id = placeOrder();
 
-        await().atMost(WITHIN)
-                .ignoreExceptions()
-                .until(() -> get(service("inventory-service").resolve("/reservations/" + id))
-                        .contains("\"RESERVED\""));
+        awaitReservation(id, "RESERVED");
         await().atMost(WITHIN)
                 .ignoreExceptions()
                 .until(() -> get(service("notification-service").resolve("/notifications?orderId=" + id))
@@ -215,21 +202,12 @@ class PlatformOnApacheKafkaTest {
         assertThat(post("/orders/" + shipped + "/ship", "{\"carrier\":\"post\",\"trackingNumber\":\"T-1\"}"))
                 .isEqualTo(200);
         String cancelled = placeOrder();
-        await().atMost(WITHIN)
-                .ignoreExceptions()
-                .until(() -> get(service("inventory-service").resolve("/reservations/" + cancelled))
-                        .contains("\"RESERVED\""));
+        awaitReservation(cancelled, "RESERVED");
         assertThat(post("/orders/" + cancelled + "/cancel", "{\"reason\":\"changed my mind\"}"))
                 .isEqualTo(200);
 
-        await().atMost(WITHIN)
-                .ignoreExceptions()
-                .until(() -> get(service("inventory-service").resolve("/reservations/" + cancelled))
-                        .contains("\"RELEASED\""));
-        await().atMost(WITHIN)
-                .ignoreExceptions()
-                .until(() -> get(service("inventory-service").resolve("/reservations/" + shipped))
-                        .contains("\"DEDUCTED\""));
+        awaitReservation(cancelled, "RELEASED");
+        awaitReservation(shipped, "DEDUCTED");
         await().atMost(WITHIN)
                 .ignoreExceptions()
                 .until(() -> sentMails(shipped).equals(List.of("OrderCreated", "OrderShipped")));
@@ -239,6 +217,13 @@ class PlatformOnApacheKafkaTest {
         assertThat(inventoryOutcomes(Set.of(shipped, cancelled)))
                 .containsEntry(shipped, List.of("InventoryReserved"))
                 .containsEntry(cancelled, List.of("InventoryReserved"));
+    }
+
+    private void awaitReservation(String orderId, String status) {
+        await().atMost(WITHIN)
+                .ignoreExceptions()
+                .until(() -> get(service("inventory-service").resolve("/reservations/" + orderId))
+                        .contains("\"" + status + "\""));
     }
 
     private String placeOrder() throws Exception {

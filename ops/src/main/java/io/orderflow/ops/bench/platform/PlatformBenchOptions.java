@@ -77,17 +77,12 @@ record PlatformBenchOptions(
                 values.brokers("ours,kafka"),
                 values.positive("partitions", "6"),
                 values.positive("max-in-flight", "512"),
-                values.list("kafka-settings", ""),
+                values.settings("kafka-settings"),
                 Path.of(values.text("work-dir", "ops/target/platform-bench")),
                 Path.of(values.text("services", "ops/target/platform-bench/services")),
                 Path.of(values.text("kafka-lib", "kafka-anchor/target/kafka-broker")),
                 values.commandLine());
         values.requireAllTaken();
-        for (String setting : options.kafkaSettings) {
-            if (!setting.contains("=")) {
-                throw new IllegalArgumentException("--kafka-settings takes KEY=VALUE pairs, got '" + setting + "'");
-            }
-        }
         return options;
     }
 
