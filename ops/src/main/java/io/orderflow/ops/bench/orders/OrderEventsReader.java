@@ -29,7 +29,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  *
  * <p>The consumer lives on its own thread; the other methods may be called from any thread.
  */
-final class OrderEventsReader implements AutoCloseable {
+public final class OrderEventsReader implements AutoCloseable {
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final EventCodec codec = new EventCodec();
     private final Map<String, Arrival> arrivals = new ConcurrentHashMap<>();
@@ -49,7 +49,7 @@ final class OrderEventsReader implements AutoCloseable {
      *     also inserts the outbox row, before the commit, so {@code readable - occurred} slightly overestimates the
      *     time from commit to readable (by the transaction's remaining work and its commit, a few milliseconds)
      */
-    record Arrival(long readableMicros, long occurredMicros) {}
+    public record Arrival(long readableMicros, long occurredMicros) {}
 
     private OrderEventsReader(KafkaConsumer<byte[], byte[]> consumer) {
         this.consumer = consumer;
@@ -57,7 +57,7 @@ final class OrderEventsReader implements AutoCloseable {
     }
 
     /** Assigns every partition of {@code topic} on {@code bootstrapServers} and starts reading. */
-    static OrderEventsReader start(String bootstrapServers, String topic) {
+    public static OrderEventsReader start(String bootstrapServers, String topic) {
         Properties config = new Properties();
         config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         config.put(ConsumerConfig.CLIENT_ID_CONFIG, "orders-bench-reader");
@@ -119,7 +119,7 @@ final class OrderEventsReader implements AutoCloseable {
         }
     }
 
-    Arrival arrival(String orderId) {
+    public Arrival arrival(String orderId) {
         return arrivals.get(orderId);
     }
 
@@ -142,7 +142,7 @@ final class OrderEventsReader implements AutoCloseable {
     }
 
     /** Throws what stopped the consumer, if anything did. */
-    void checkHealthy() {
+    public void checkHealthy() {
         RuntimeException e = failure;
         if (e != null) {
             throw new IllegalStateException("The orders reader stopped: " + e, e);

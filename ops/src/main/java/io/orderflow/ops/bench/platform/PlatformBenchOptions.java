@@ -21,6 +21,9 @@ import java.util.Set;
  * @param partitions partitions of the {@code orders} topic
  * @param maxInFlight requests the load generator keeps outstanding at most; a request due while this many are
  *     outstanding is not sent and counted as "not sent"
+ * @param ourSettings extra {@code KEY=VALUE} settings for our broker, to investigate a gap, e.g. {@code
+ *     log.flush.interval.messages=9223372036854775807} to acknowledge and expose records before they are fsynced, as
+ *     Kafka does by default; figures taken so are not our broker's defaults, and the header says so
  * @param kafkaSettings extra {@code KEY=VALUE} lines for Apache Kafka's {@code server.properties}, e.g. {@code
  *     log.flush.interval.messages=1} to make it fsync before acknowledging as ours does
  * @param workDir logs, the embedded PostgreSQL's files and the brokers' data
@@ -38,6 +41,7 @@ record PlatformBenchOptions(
         List<String> brokers,
         int partitions,
         int maxInFlight,
+        List<String> ourSettings,
         List<String> kafkaSettings,
         Path workDir,
         Path services,
@@ -47,7 +51,7 @@ record PlatformBenchOptions(
     static final String USAGE = """
             Usage: ops/bench/platform [--rates LIST] [--duration-seconds N] [--warmup-seconds N] [--drain-seconds N]
                                       [--runs N] [--brokers ours,kafka] [--partitions N] [--max-in-flight N]
-                                      [--kafka-settings K=V,...] [--skip-build]
+                                      [--our-settings K=V,...] [--kafka-settings K=V,...] [--skip-build]
 
               --rates LIST            offered POST /orders per second, open loop, each measured (default 300,450,600)
               --duration-seconds N    measured window (default 60)
@@ -57,6 +61,7 @@ record PlatformBenchOptions(
               --brokers LIST          ours, kafka or both (default ours,kafka)
               --partitions N          partitions of the orders topic (default 6, as the platform creates it)
               --max-in-flight N       outstanding requests at most; beyond, requests are not sent (default 512)
+              --our-settings LIST     extra KEY=VALUE settings for our broker, to investigate (default none)
               --kafka-settings LIST   extra KEY=VALUE lines for Apache Kafka's server.properties (default none)
               --skip-build            (script only) measure what is already built
             """;
@@ -77,6 +82,7 @@ record PlatformBenchOptions(
                 values.brokers("ours,kafka"),
                 values.positive("partitions", "6"),
                 values.positive("max-in-flight", "512"),
+                values.settings("our-settings"),
                 values.settings("kafka-settings"),
                 Path.of(values.text("work-dir", "ops/target/platform-bench")),
                 Path.of(values.text("services", "ops/target/platform-bench/services")),

@@ -12,6 +12,7 @@ import io.orderflow.ops.bench.orders.CpuTime;
 import io.orderflow.ops.bench.orders.LatencySamples;
 import io.orderflow.ops.bench.orders.Machine;
 import io.orderflow.ops.bench.orders.OpenLoopLoad;
+import io.orderflow.ops.bench.orders.OrderEventsReader;
 import io.orderflow.ops.bench.orders.OrdersTopic;
 import io.orderflow.postgres.PostgresDatabase;
 import io.orderflow.process.ChildProcesses;
@@ -102,7 +103,8 @@ public final class PlatformBenchmark {
             launchers.put(
                     broker,
                     broker.equals("ours")
-                            ? new OrderflowBrokerLauncher(options.services().resolve("log-broker"), List.of())
+                            ? new OrderflowBrokerLauncher(
+                                    options.services().resolve("log-broker"), options.ourSettings())
                             : new ApacheKafkaLauncher(options.kafkaLib(), options.kafkaSettings()));
         }
         Runtime.getRuntime().addShutdownHook(new Thread(ChildProcesses::stopAll, "stop-services-and-broker"));
@@ -252,6 +254,7 @@ public final class PlatformBenchmark {
         Duration warmup = options.warmup();
         Duration duration = options.duration();
         try (GroupLagSampler lag = GroupLagSampler.start(running.bootstrapServers(), OrdersTopic.NAME, CONSUMERS);
+                OrderEventsReader reader = OrderEventsReader.start(running.bootstrapServers(), OrdersTopic.NAME);
                 OpenLoopLoad load = new OpenLoopLoad(orders.baseUri(), rate, options.maxInFlight(), false)) {
             lag.awaitStable(Duration.ofMinutes(2).toMillis());
             Map<String, DoubleSupplier> processes = new LinkedHashMap<>();
@@ -281,6 +284,7 @@ public final class PlatformBenchmark {
                 throw new IllegalStateException("the load generator failed: " + e.getCause(), e.getCause());
             }
             long drainedAt = awaitDrained(databases, measureTo);
+            reader.checkHealthy();
             List<GroupLagSampler.Sample> window =
                     lag.samples(measureFrom / 1_000_000 + wallOffsetMillis, measureTo / 1_000_000 + wallOffsetMillis);
             if (window.isEmpty()) {
@@ -300,7 +304,7 @@ public final class PlatformBenchmark {
                     loaded,
                     duration,
                     window,
-                    processed(databases, loaded.acceptedAtMicros()),
+                    processed(databases, loaded.acceptedAtMicros(), reader),
                     drainedAt == Long.MAX_VALUE ? Double.NaN : (drainedAt - measureTo) / 1e6,
                     cpuTo.coresSince(cpuFrom),
                     new RunFigures.BrokerMemory(brokerRss, running.peakRssMiB()),
@@ -340,19 +344,44 @@ public final class PlatformBenchmark {
 
     /**
      * The window's accepted orders as each consumer processed them: per consumer and for all three ({@code "all"}), the
-     * accepted -> processed delays; per consumer, the trend of that delay over the window.
+     * accepted -> processed delays; per consumer, the trend of that delay over the window; and where the time went
+     * ({@link #STAGES}).
      */
-    record Processed(Map<String, LatencySamples> latencies, Map<String, DelayTrend> trends) {}
+    record Processed(
+            Map<String, LatencySamples> latencies,
+            Map<String, DelayTrend> trends,
+            Map<String, LatencySamples> stages) {}
 
-    private static Processed processed(Map<String, PostgresDatabase> databases, Map<String, Long> acceptedAtMicros)
+    /**
+     * The stages of accepted -> processed, each order's OrderCreated timed at the points one can see from outside: the
+     * relay's {@code published_at} (set after the broker acknowledged the record), the moment a plain consumer of the
+     * topic ({@link OrderEventsReader}: every partition assigned, no group, default fetch settings) had it from {@code
+     * poll()}, and each service's {@code processed_at}. accepted -> readable is the relay and the broker; readable ->
+     * processed is the consumer service: its fetches, its group's traffic and its own work.
+     */
+    static final List<String> STAGES = List.of(
+            "accepted -> published",
+            "accepted -> readable",
+            "readable -> processed by inventory-service",
+            "readable -> processed by notification-service",
+            "readable -> processed by analytics-service");
+
+    private static Processed processed(
+            Map<String, PostgresDatabase> databases, Map<String, Long> acceptedAtMicros, OrderEventsReader reader)
             throws SQLException {
         Map<String, UUID> createdEvent = new HashMap<>();
+        Map<String, Long> publishedAtMicros = new HashMap<>();
         try (Connection connection = databases.get("order-service").connect();
                 Statement statement = connection.createStatement();
                 ResultSet rows = statement.executeQuery(
-                        "SELECT aggregate_id, event_id FROM outbox WHERE event_type = 'OrderCreated'")) {
+                        "SELECT aggregate_id, event_id, (extract(epoch FROM published_at) * 1000000)::bigint"
+                                + " FROM outbox WHERE event_type = 'OrderCreated'")) {
             while (rows.next()) {
                 createdEvent.put(rows.getString(1), rows.getObject(2, UUID.class));
+                long published = rows.getLong(3);
+                if (!rows.wasNull()) {
+                    publishedAtMicros.put(rows.getString(1), published);
+                }
             }
         }
         Map<String, Map<UUID, Long>> processed = new LinkedHashMap<>();
@@ -374,8 +403,18 @@ public final class PlatformBenchmark {
             acceptedAndDelay.put(c, new ArrayList<>());
         });
         LatencySamples all = new LatencySamples();
+        Map<String, LatencySamples> stages = new LinkedHashMap<>();
+        STAGES.forEach(stage -> stages.put(stage, new LatencySamples()));
         acceptedAtMicros.forEach((orderId, accepted) -> {
             UUID event = createdEvent.get(orderId);
+            Long published = publishedAtMicros.get(orderId);
+            if (published != null) {
+                stages.get(STAGES.get(0)).add(Math.max(0, published - accepted));
+            }
+            OrderEventsReader.Arrival readable = reader.arrival(orderId);
+            if (readable != null) {
+                stages.get(STAGES.get(1)).add(Math.max(0, readable.readableMicros() - accepted));
+            }
             long last = Long.MIN_VALUE;
             for (String consumer : CONSUMERS) {
                 Long at = event == null ? null : processed.get(consumer).get(event);
@@ -383,6 +422,9 @@ public final class PlatformBenchmark {
                     continue; // not processed by this service: counted as missing for all three
                 }
                 long delay = Math.max(0, at - accepted);
+                if (readable != null) {
+                    stages.get("readable -> processed by " + consumer).add(Math.max(0, at - readable.readableMicros()));
+                }
                 latencies.get(consumer).add(delay);
                 acceptedAndDelay.get(consumer).add(new long[] {accepted, delay});
                 last = Math.max(last, at);
@@ -399,7 +441,7 @@ public final class PlatformBenchmark {
                 DelayTrend.of(
                         pairs.stream().mapToLong(p -> p[0]).toArray(),
                         pairs.stream().mapToLong(p -> p[1]).toArray())));
-        return new Processed(latencies, trends);
+        return new Processed(latencies, trends, stages);
     }
 
     /** The notification service's mails by status (SENT, PENDING) at the end of the drain. */

@@ -82,6 +82,10 @@ final class PlatformTable {
         for (String consumer : PlatformBenchmark.CONSUMERS) {
             rows.add(new Row("accepted -> processed by " + consumer + " p99", "ms", r -> processed(r, consumer, 99)));
         }
+        for (String stage : PlatformBenchmark.STAGES) {
+            rows.add(new Row(stage + " p50", "ms", r -> r.stages().get(stage).percentileMillis(50)));
+            rows.add(new Row(stage + " p99", "ms", r -> r.stages().get(stage).percentileMillis(99)));
+        }
         rows.add(new Row("orders not processed by all three", "orders", r -> r.missing()));
         rows.add(new Row("drained, after the window", "ms", RunFigures::drainMillis));
         for (String process : List.of(

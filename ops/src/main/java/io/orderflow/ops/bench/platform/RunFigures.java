@@ -20,6 +20,7 @@ import java.util.Map;
  * @param lag per consumer group: its lag in the window
  * @param processed per consumer service and for all three ({@code "all"}): accepted -> processed, window orders
  * @param delay per consumer service: how its accepted -> processed delay grew over the window
+ * @param stages where accepted -> processed went, window orders ({@link PlatformBenchmark#STAGES})
  * @param missing accepted orders of the window that not every service processed within the drain
  * @param drainMillis from the end of the window until every service had processed every order, NaN if never
  * @param cores CPU cores each process used in the window
@@ -36,6 +37,7 @@ record RunFigures(
         Map<String, GroupLag> lag,
         Map<String, LatencySamples.Summary> processed,
         Map<String, DelayTrend> delay,
+        Map<String, LatencySamples.Summary> stages,
         long missing,
         double drainMillis,
         Map<String, Double> cores,
@@ -84,6 +86,8 @@ record RunFigures(
         PlatformBenchmark.CONSUMERS.forEach(group -> lag.put(group, GroupLag.of(lagReadings, group)));
         Map<String, LatencySamples.Summary> processed = new LinkedHashMap<>();
         processing.latencies().forEach((name, samples) -> processed.put(name, samples.summary()));
+        Map<String, LatencySamples.Summary> stages = new LinkedHashMap<>();
+        processing.stages().forEach((name, samples) -> stages.put(name, samples.summary()));
         double seconds = window.toNanos() / 1e9;
         Map<String, Double> perOrder = new LinkedHashMap<>();
         cores.forEach((name, c) -> perOrder.put(name, c * seconds * 1000 / Math.max(1, loaded.accepted())));
@@ -96,6 +100,7 @@ record RunFigures(
                 lag,
                 processed,
                 processing.trends(),
+                stages,
                 loaded.accepted() - processed.get("all").count(),
                 drainMillis,
                 cores,
@@ -156,6 +161,13 @@ record RunFigures(
                                 ", delay growth %+.1f ms/s",
                                 delay.get(name).growthMillisPerSecond())
                         : ""));
+        stages.forEach((name, s) -> out.printf(
+                Locale.ROOT,
+                "  stage %-45s p50 %s, p99 %s ms (%,d orders)%n",
+                name,
+                OrdersTable.format(s.percentileMillis(50)),
+                OrdersTable.format(s.percentileMillis(99)),
+                s.count()));
         out.printf(
                 Locale.ROOT,
                 "  %,d accepted orders not processed by all three; drained %s; every group kept up: %s; mails %s%n",

@@ -21,6 +21,7 @@ class PlatformBenchOptionsTest {
         assertThat(options.drain()).isEqualTo(Duration.ofSeconds(120));
         assertThat(options.runs()).isEqualTo(1);
         assertThat(options.partitions()).isEqualTo(6);
+        assertThat(options.ourSettings()).isEmpty();
         assertThat(options.kafkaSettings()).isEmpty();
         assertThat(options.command()).isEqualTo("ops/bench/platform");
     }
@@ -38,16 +39,18 @@ class PlatformBenchOptionsTest {
                 "--brokers",
                 "kafka",
                 "--kafka-settings",
-                "log.flush.interval.messages=1");
+                "log.flush.interval.messages=1",
+                "--our-settings=log.flush.interval.ms=10");
 
         assertThat(options.rates()).containsExactly(200, 600);
         assertThat(options.runs()).isEqualTo(2);
         assertThat(options.brokers()).isEqualTo(List.of("kafka"));
         assertThat(options.services()).isEqualTo(Path.of("ops/target/x/services"));
         assertThat(options.kafkaSettings()).containsExactly("log.flush.interval.messages=1");
+        assertThat(options.ourSettings()).containsExactly("log.flush.interval.ms=10");
         assertThat(options.command())
                 .isEqualTo("ops/bench/platform --rates 600,200 --runs 2 --brokers kafka"
-                        + " --kafka-settings log.flush.interval.messages=1");
+                        + " --kafka-settings log.flush.interval.messages=1 --our-settings log.flush.interval.ms=10");
     }
 
     @Test

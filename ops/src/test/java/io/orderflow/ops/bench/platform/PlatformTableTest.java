@@ -46,12 +46,19 @@ class PlatformTableTest {
                 lag,
                 processed,
                 delay,
+                stages(samples),
                 0,
                 drainMillis,
                 cores,
                 perOrder,
                 new RunFigures.BrokerMemory(300, 350),
                 Map.of("SENT", 10L));
+    }
+
+    private static Map<String, LatencySamples.Summary> stages(LatencySamples samples) {
+        Map<String, LatencySamples.Summary> stages = new LinkedHashMap<>();
+        PlatformBenchmark.STAGES.forEach(stage -> stages.put(stage, samples.summary()));
+        return stages;
     }
 
     private static String print(PlatformTable table) {
