@@ -10,7 +10,10 @@ import java.time.Duration;
  * A consuming service's meters, tagged with its consumer group. In Prometheus:
  * {@code orderflow_consumer_events_total{group,outcome}} (outcome = applied, duplicate, ignored, retried,
  * dead_lettered), {@code orderflow_consumer_latency_seconds} (event time, the envelope's {@code occurredAt}, to the
- * commit of its effect) and {@code orderflow_consumer_batch_records} (records per batch). Thread-safe.
+ * commit of its effect), {@code orderflow_consumer_batch_records} (records per batch) and
+ * {@code orderflow_consumer_batch_duration_seconds} (a batch from its first decode to its last acknowledged failure
+ * route: the transaction and its commit included; its sum over a period, divided by the period, is the share of time the
+ * consumer was busy). Thread-safe.
  */
 public final class ConsumerMetrics {
 
@@ -21,6 +24,7 @@ public final class ConsumerMetrics {
     private final Counter deadLettered;
     private final Timer latency;
     private final DistributionSummary batchSize;
+    private final Timer batchDuration;
 
     public ConsumerMetrics(MeterRegistry registry, String group) {
         applied = outcome(registry, group, "applied");
@@ -37,6 +41,10 @@ public final class ConsumerMetrics {
                 .description("Records per processed batch")
                 .tag("group", group)
                 .register(registry);
+        batchDuration = Timer.builder("orderflow.consumer.batch.duration")
+                .description("Time to process a batch, its transaction's commit and failure routing included")
+                .tag("group", group)
+                .register(registry);
     }
 
     private static Counter outcome(MeterRegistry registry, String group, String outcome) {
@@ -47,7 +55,8 @@ public final class ConsumerMetrics {
                 .register(registry);
     }
 
-    void batch(BatchOutcome outcome) {
+    void batch(BatchOutcome outcome, Duration took) {
+        batchDuration.record(took);
         applied.increment(outcome.applied());
         duplicates.increment(outcome.duplicates());
         ignored.increment(outcome.ignored());

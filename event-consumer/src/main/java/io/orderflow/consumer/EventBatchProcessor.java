@@ -92,19 +92,22 @@ public final class EventBatchProcessor implements AutoCloseable {
      *     the records are delivered again
      */
     public BatchOutcome process(List<ConsumerRecord<String, byte[]>> records) throws InterruptedException {
+        long startedNanos = System.nanoTime();
         Map<ConsumerRecord<String, byte[]>, Span> processing = new LinkedHashMap<>();
         for (ConsumerRecord<String, byte[]> record : records) {
             processing.put(record, spans.startProcessing(record));
         }
         try {
-            return processTraced(records, processing);
+            return processTraced(records, processing, startedNanos);
         } finally {
             processing.values().forEach(Span::end);
         }
     }
 
     private BatchOutcome processTraced(
-            List<ConsumerRecord<String, byte[]>> records, Map<ConsumerRecord<String, byte[]>, Span> processing)
+            List<ConsumerRecord<String, byte[]>> records,
+            Map<ConsumerRecord<String, byte[]>, Span> processing,
+            long startedNanos)
             throws InterruptedException {
         Map<ConsumerRecord<String, byte[]>, Failure> failures = new LinkedHashMap<>();
         List<ConsumedEvent> events = new ArrayList<>();
@@ -166,7 +169,7 @@ public final class EventBatchProcessor implements AutoCloseable {
         awaitAcknowledged(sends);
         BatchOutcome outcome = new BatchOutcome(
                 applied.count(), applied.duplicates(), ignored, retried, deadLettered, applied.transactions());
-        metrics.batch(outcome);
+        metrics.batch(outcome, Duration.ofNanos(System.nanoTime() - startedNanos));
         return outcome;
     }
 

@@ -272,6 +272,13 @@ class EventBatchProcessorTest {
                 .summary();
         assertThat(batches.count()).isEqualTo(1);
         assertThat(batches.totalAmount()).isEqualTo(4);
+        Timer batchDuration = registry.get("orderflow.consumer.batch.duration")
+                .tag("group", "test-group")
+                .timer();
+        assertThat(batchDuration.count()).isEqualTo(1);
+        assertThat(batchDuration.totalTime(TimeUnit.NANOSECONDS))
+                .as("the batch's transaction against a real database takes time")
+                .isPositive();
         Timer latency = registry.get("orderflow.consumer.latency")
                 .tag("group", "test-group")
                 .timer();

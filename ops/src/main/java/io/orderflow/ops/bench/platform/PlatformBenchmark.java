@@ -17,6 +17,7 @@ import io.orderflow.ops.bench.orders.OrdersTopic;
 import io.orderflow.postgres.PostgresDatabase;
 import io.orderflow.process.ChildProcesses;
 import io.orderflow.process.ServiceProcess;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,6 +61,8 @@ import java.util.function.DoubleSupplier;
  *   <li>accepted -> processed: from the 201's arrival at the load generator to the {@code processed_at} of the order's
  *       {@code OrderCreated} in each service's processed-events table (written in the transaction that applied it;
  *       same machine, same clock), per service and for all three (the last of the three), p50 / p99 / max;
+ *   <li>where accepted -> processed went ({@link #STAGES}), and each consumer's batches in the window ({@link
+ *       ConsumerBatches}): records per batch, time per batch and the share of the window it was busy;
  *   <li>the CPU each process used in the window, and per accepted order; the broker's resident memory at the end of
  *       the window and its peak.
  * </ul>
@@ -274,8 +277,11 @@ public final class PlatformBenchmark {
             CompletableFuture<OpenLoopLoad.Result> loadDone = load.runInBackground(start, warmup, duration);
             OpenLoopLoad.sleepUntil(measureFrom);
             CpuTime.Reading cpuFrom = CpuTime.Reading.take(processes);
+            Map<String, ConsumerBatches> batchesFrom = batches(started);
             OpenLoopLoad.sleepUntil(measureTo);
             CpuTime.Reading cpuTo = CpuTime.Reading.take(processes);
+            Map<String, ConsumerBatches> batches = new LinkedHashMap<>();
+            batches(started).forEach((consumer, to) -> batches.put(consumer, to.since(batchesFrom.get(consumer))));
             double brokerRss = running.rssMiB();
             OpenLoopLoad.Result loaded;
             try {
@@ -307,11 +313,22 @@ public final class PlatformBenchmark {
                     processed(databases, loaded.acceptedAtMicros(), reader),
                     drainedAt == Long.MAX_VALUE ? Double.NaN : (drainedAt - measureTo) / 1e6,
                     cpuTo.coresSince(cpuFrom),
+                    batches,
                     new RunFigures.BrokerMemory(brokerRss, running.peakRssMiB()),
                     mails(databases.get("notification-service")));
             figures.print(System.out, loaded, duration);
             return figures;
         }
+    }
+
+    /** Each consumer service's batch counters now. */
+    private static Map<String, ConsumerBatches> batches(Map<String, ServiceProcess> started)
+            throws IOException, InterruptedException {
+        Map<String, ConsumerBatches> batches = new LinkedHashMap<>();
+        for (String consumer : CONSUMERS) {
+            batches.put(consumer, ConsumerBatches.read(started.get(consumer).baseUri(), consumer));
+        }
+        return batches;
     }
 
     /**

@@ -86,6 +86,16 @@ final class PlatformTable {
             rows.add(new Row(stage + " p50", "ms", r -> r.stages().get(stage).percentileMillis(50)));
             rows.add(new Row(stage + " p99", "ms", r -> r.stages().get(stage).percentileMillis(99)));
         }
+        for (String consumer : PlatformBenchmark.CONSUMERS) {
+            rows.add(new Row(
+                    "records per batch, " + consumer,
+                    "records",
+                    r -> r.batches().get(consumer).recordsPerBatch()));
+            rows.add(new Row(
+                    "time per batch, " + consumer,
+                    "ms",
+                    r -> r.batches().get(consumer).millisPerBatch()));
+        }
         rows.add(new Row("orders not processed by all three", "orders", r -> r.missing()));
         rows.add(new Row("drained, after the window", "ms", RunFigures::drainMillis));
         for (String process : List.of(

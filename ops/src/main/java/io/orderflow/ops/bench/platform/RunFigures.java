@@ -24,6 +24,7 @@ import java.util.Map;
  * @param missing accepted orders of the window that not every service processed within the drain
  * @param drainMillis from the end of the window until every service had processed every order, NaN if never
  * @param cores CPU cores each process used in the window
+ * @param batches per consumer service: its batches in the window
  * @param cpuMillisPerOrder CPU each process used in the window per order accepted in it, in milliseconds
  * @param brokerMemory the broker's resident memory
  * @param mails the notification service's mails by status after the drain
@@ -41,6 +42,7 @@ record RunFigures(
         long missing,
         double drainMillis,
         Map<String, Double> cores,
+        Map<String, ConsumerBatches> batches,
         Map<String, Double> cpuMillisPerOrder,
         BrokerMemory brokerMemory,
         Map<String, Long> mails) {
@@ -80,6 +82,7 @@ record RunFigures(
             PlatformBenchmark.Processed processing,
             double drainMillis,
             Map<String, Double> cores,
+            Map<String, ConsumerBatches> batches,
             BrokerMemory brokerMemory,
             Map<String, Long> mails) {
         Map<String, GroupLag> lag = new LinkedHashMap<>();
@@ -104,6 +107,7 @@ record RunFigures(
                 loaded.accepted() - processed.get("all").count(),
                 drainMillis,
                 cores,
+                batches,
                 perOrder,
                 brokerMemory,
                 mails);
@@ -168,6 +172,14 @@ record RunFigures(
                 OrdersTable.format(s.percentileMillis(50)),
                 OrdersTable.format(s.percentileMillis(99)),
                 s.count()));
+        batches.forEach((consumer, b) -> out.printf(
+                Locale.ROOT,
+                "  batches %-21s %,.0f of %s records, %s ms each, busy %s of the window%n",
+                consumer,
+                b.batches(),
+                OrdersTable.format(b.recordsPerBatch()),
+                OrdersTable.format(b.millisPerBatch()),
+                OrdersTable.format(b.busyShare(window))));
         out.printf(
                 Locale.ROOT,
                 "  %,d accepted orders not processed by all three; drained %s; every group kept up: %s; mails %s%n",

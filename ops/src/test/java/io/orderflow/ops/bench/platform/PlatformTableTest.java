@@ -50,9 +50,16 @@ class PlatformTableTest {
                 0,
                 drainMillis,
                 cores,
+                batches(),
                 perOrder,
                 new RunFigures.BrokerMemory(300, 350),
                 Map.of("SENT", 10L));
+    }
+
+    private static Map<String, ConsumerBatches> batches() {
+        Map<String, ConsumerBatches> batches = new LinkedHashMap<>();
+        PlatformBenchmark.CONSUMERS.forEach(consumer -> batches.put(consumer, new ConsumerBatches(100, 2_000, 3)));
+        return batches;
     }
 
     private static Map<String, LatencySamples.Summary> stages(LatencySamples samples) {

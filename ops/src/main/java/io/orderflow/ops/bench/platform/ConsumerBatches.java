@@ -1,0 +1,67 @@
+package io.orderflow.ops.bench.platform;
+
+import io.orderflow.ops.bench.orders.PrometheusText;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/**
+ * A consuming service's batches as its own meters count them ({@code orderflow_consumer_batch_records} and {@code
+ * orderflow_consumer_batch_duration_seconds} on {@code /q/metrics}): how many, how many records, and the time spent in
+ * them. Two readings, one at each end of a window, give the window's batches ({@link #since}); the time spent divided by
+ * the window is the share of it the consumer was busy. A consumer busy most of the time makes each record wait for the
+ * batch before its own: the part of accepted -> processed that is the service's, not the broker's.
+ *
+ * @param batches batches processed
+ * @param records records in them
+ * @param seconds time spent processing them
+ */
+record ConsumerBatches(double batches, double records, double seconds) {
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    /** Reads the counters of {@code group} from the service at {@code baseUri}; NaN for what it does not expose. */
+    static ConsumerBatches read(URI baseUri, String group) throws IOException, InterruptedException {
+        HttpResponse<String> response = HTTP.send(
+                HttpRequest.newBuilder(baseUri.resolve("/q/metrics"))
+                        .timeout(Duration.ofSeconds(10))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 200) {
+            throw new IOException("GET " + baseUri.resolve("/q/metrics") + " answered " + response.statusCode());
+        }
+        return parse(response.body(), group);
+    }
+
+    static ConsumerBatches parse(String exposition, String group) {
+        String label = "group=\"" + group + "\"";
+        return new ConsumerBatches(
+                PrometheusText.value(exposition, "orderflow_consumer_batch_records_count", label)
+                        .orElse(Double.NaN),
+                PrometheusText.value(exposition, "orderflow_consumer_batch_records_sum", label)
+                        .orElse(Double.NaN),
+                PrometheusText.value(exposition, "orderflow_consumer_batch_duration_seconds_sum", label)
+                        .orElse(Double.NaN));
+    }
+
+    /** What was counted between {@code earlier} and this reading. */
+    ConsumerBatches since(ConsumerBatches earlier) {
+        return new ConsumerBatches(batches - earlier.batches, records - earlier.records, seconds - earlier.seconds);
+    }
+
+    double recordsPerBatch() {
+        return batches == 0 ? Double.NaN : records / batches;
+    }
+
+    double millisPerBatch() {
+        return batches == 0 ? Double.NaN : seconds * 1000 / batches;
+    }
+
+    /** The share of {@code window} spent processing batches, 0 to 1. */
+    double busyShare(Duration window) {
+        return seconds / (window.toNanos() / 1e9);
+    }
+}

@@ -1,0 +1,57 @@
+package io.orderflow.ops.bench.platform;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class ConsumerBatchesTest {
+    private static String exposition(String group, int batches, int records, double seconds) {
+        return """
+                # HELP orderflow_consumer_batch_records Records per processed batch
+                # TYPE orderflow_consumer_batch_records summary
+                orderflow_consumer_batch_records_count{group="%1$s"} %2$d.0
+                orderflow_consumer_batch_records_sum{group="%1$s"} %3$d.0
+                orderflow_consumer_batch_records_max{group="%1$s"} 40.0
+                # TYPE orderflow_consumer_batch_duration_seconds summary
+                orderflow_consumer_batch_duration_seconds_count{group="%1$s"} %2$d
+                orderflow_consumer_batch_duration_seconds_sum{group="%1$s"} %4$s
+                orderflow_consumer_batch_duration_seconds_max{group="%1$s"} 0.2
+                """.formatted(group, batches, records, seconds);
+    }
+
+    @Test
+    void aWindowsBatchesAreTheDifferenceOfTwoReadingsOfTheServicesCounters() {
+        ConsumerBatches start =
+                ConsumerBatches.parse(exposition("inventory-service", 100, 1_000, 2.0), "inventory-service");
+        ConsumerBatches end =
+                ConsumerBatches.parse(exposition("inventory-service", 600, 13_000, 32.0), "inventory-service");
+
+        ConsumerBatches window = end.since(start);
+
+        assertThat(window.batches()).isEqualTo(500);
+        assertThat(window.recordsPerBatch()).isEqualTo(24);
+        assertThat(window.millisPerBatch()).isCloseTo(60, within(1e-9));
+        assertThat(window.busyShare(Duration.ofSeconds(60))).isCloseTo(0.5, within(1e-9));
+    }
+
+    @Test
+    void anotherGroupsCountersAreNotRead() {
+        ConsumerBatches read = ConsumerBatches.parse(exposition("analytics-service", 7, 70, 1.0), "inventory-service");
+
+        assertThat(read.batches()).isNaN();
+        assertThat(read.seconds()).isNaN();
+    }
+
+    @Test
+    void aWindowWithoutBatchesHasNoPerBatchFigures() {
+        ConsumerBatches same = ConsumerBatches.parse(exposition("g", 5, 50, 1.0), "g");
+
+        ConsumerBatches window = same.since(same);
+
+        assertThat(window.recordsPerBatch()).isNaN();
+        assertThat(window.millisPerBatch()).isNaN();
+        assertThat(window.busyShare(Duration.ofSeconds(10))).isZero();
+    }
+}
