@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 
@@ -15,44 +14,40 @@ import java.util.function.LongSupplier;
  * number of fsyncs per second is bounded by the disk, not by the number of producers, and a burst of
  * appends costs about two fsyncs.
  *
- * <p>The fsync runs on {@code executor}, never on the caller's thread, so a network thread waiting for
- * durability is not blocked. Thread-safe.
+ * <p>The fsyncs are run by the log directory's {@link CommitRounds}, never on the caller's thread (a network thread
+ * waiting for durability is not blocked), and published with those of the other partitions in the same round.
+ * Thread-safe.
  */
 final class GroupCommit {
     private final LongSupplier flushAll;
     private final LongConsumer onDurable;
-    private final Executor executor;
+    private final CommitRounds rounds;
     private final TreeMap<Long, List<CompletableFuture<Void>>> waiters = new TreeMap<>();
     private long durableOffset;
-    private boolean flushing;
 
     /**
      * @param flushAll fsyncs everything written so far and returns the log end offset that is now durable
      * @param onDurable told each time the durable end offset advances (outside any lock)
+     * @param rounds runs the fsyncs
      * @param durableOffset the end offset already durable when the log was opened
      */
-    GroupCommit(LongSupplier flushAll, LongConsumer onDurable, Executor executor, long durableOffset) {
+    GroupCommit(LongSupplier flushAll, LongConsumer onDurable, CommitRounds rounds, long durableOffset) {
         this.flushAll = flushAll;
         this.onDurable = onDurable;
-        this.executor = executor;
+        this.rounds = rounds;
         this.durableOffset = durableOffset;
     }
 
     /** Completes when every offset below {@code endOffset} is on disk. */
     CompletableFuture<Void> awaitDurable(long endOffset) {
         CompletableFuture<Void> future = new CompletableFuture<>();
-        boolean start;
         synchronized (this) {
             if (endOffset <= durableOffset) {
                 return CompletableFuture.completedFuture(null);
             }
             waiters.computeIfAbsent(endOffset, k -> new ArrayList<>()).add(future);
-            start = !flushing;
-            flushing = true;
         }
-        if (start) {
-            executor.execute(this::flushUntilNoWaiters);
-        }
+        rounds.schedule(this);
         return future;
     }
 
@@ -60,37 +55,25 @@ final class GroupCommit {
         return durableOffset;
     }
 
+    synchronized boolean hasWaiters() {
+        return !waiters.isEmpty();
+    }
+
     /** Records a flush done elsewhere (segment roll, periodic flush, shutdown). */
     void flushed(long endOffset) {
-        complete(endOffset);
+        markDurable(endOffset).run();
     }
 
-    private void flushUntilNoWaiters() {
-        while (true) {
-            long durable;
-            try {
-                durable = flushAll.getAsLong();
-            } catch (RuntimeException e) {
-                List<CompletableFuture<Void>> failed = new ArrayList<>();
-                synchronized (this) {
-                    waiters.values().forEach(failed::addAll);
-                    waiters.clear();
-                    flushing = false;
-                }
-                failed.forEach(f -> f.completeExceptionally(e));
-                return;
-            }
-            complete(durable);
-            synchronized (this) {
-                if (waiters.isEmpty()) {
-                    flushing = false;
-                    return;
-                }
-            }
-        }
+    /** fsyncs the partition; returns the end offset now durable. Called by {@link CommitRounds}. */
+    long flushNow() {
+        return flushAll.getAsLong();
     }
 
-    private void complete(long endOffset) {
+    /**
+     * Advances the durable end offset to {@code endOffset} now (and so the high watermark); returns what tells the
+     * waiters, for the caller to run once every partition of its round has advanced.
+     */
+    Runnable markDurable(long endOffset) {
         List<CompletableFuture<Void>> done = new ArrayList<>();
         long durable;
         synchronized (this) {
@@ -102,7 +85,19 @@ final class GroupCommit {
             head.values().forEach(done::addAll);
             head.clear();
         }
-        onDurable.accept(durable);
-        done.forEach(f -> f.complete(null));
+        return () -> {
+            onDurable.accept(durable);
+            done.forEach(f -> f.complete(null));
+        };
+    }
+
+    /** Takes every waiter: the fsync failed, so none of them is durable; returns what tells them. */
+    Runnable failWaiters(RuntimeException cause) {
+        List<CompletableFuture<Void>> failed = new ArrayList<>();
+        synchronized (this) {
+            waiters.values().forEach(failed::addAll);
+            waiters.clear();
+        }
+        return () -> failed.forEach(f -> f.completeExceptionally(cause));
     }
 }

@@ -37,6 +37,9 @@ import org.slf4j.LoggerFactory;
  * exists with all its partitions (missing ones are created on open) or not at all (orphaned partition
  * directories are deleted on open).
  *
+ * <p><b>Durability.</b> Every partition's group commit runs in the same {@link CommitRounds}: the appends waiting
+ * when a round starts are fsynced together and become readable together.
+ *
  * <p><b>Thread-safety.</b> Topic changes (create, delete, add partitions, alter config) are serialised;
  * lookups are lock-free and may run concurrently with them.
  */
@@ -51,7 +54,9 @@ public final class LogDirectory implements Closeable {
     private final LogConfig defaults;
     private final Clock clock;
     private final LogFiles files;
-    private final Executor flusher;
+    /** One set of commit rounds for every partition, so a request's partitions become readable together. */
+    private final CommitRounds rounds;
+
     private final Map<String, Topic> topics = new ConcurrentHashMap<>();
     private final Map<UUID, Topic> topicsById = new ConcurrentHashMap<>();
     private final Map<String, PartitionLog> logs = new ConcurrentHashMap<>();
@@ -62,7 +67,7 @@ public final class LogDirectory implements Closeable {
         this.defaults = defaults;
         this.clock = clock;
         this.files = files;
-        this.flusher = flusher;
+        this.rounds = new CommitRounds(flusher);
     }
 
     /**
@@ -346,7 +351,7 @@ public final class LogDirectory implements Closeable {
 
     private void openPartition(Topic topic, int p) {
         String name = partitionName(topic.name(), p);
-        logs.put(name, PartitionLog.open(name, dataDir.resolve(name), topic.config(), clock, files, flusher));
+        logs.put(name, PartitionLog.open(name, dataDir.resolve(name), topic.config(), clock, files, rounds));
     }
 
     static String partitionName(String topic, int partition) {

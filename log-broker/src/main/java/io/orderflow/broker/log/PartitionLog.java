@@ -75,7 +75,7 @@ public final class PartitionLog implements Closeable {
 
     private record PendingDelete(LogSegment segment, long dueMs) {}
 
-    private PartitionLog(String name, Path dir, LogConfig config, Clock clock, LogFiles files, Executor flusher) {
+    private PartitionLog(String name, Path dir, LogConfig config, Clock clock, LogFiles files, CommitRounds rounds) {
         this.name = name;
         int dash = name.lastIndexOf('-');
         boolean numbered = dash > 0
@@ -96,7 +96,7 @@ public final class PartitionLog implements Closeable {
         this.lastFlushMs = clock.millis();
         this.waiters = new HighWatermarkWaiters(logEndOffset);
         this.groupCommit = new GroupCommit(
-                this::flushActiveSegment, durable -> waiters.advanceTo(highWatermark()), flusher, logEndOffset);
+                this::flushActiveSegment, durable -> waiters.advanceTo(highWatermark()), rounds, logEndOffset);
     }
 
     /**
@@ -107,7 +107,13 @@ public final class PartitionLog implements Closeable {
      */
     public static PartitionLog open(
             String name, Path dir, LogConfig config, Clock clock, LogFiles files, Executor flusher) {
-        return new PartitionLog(name, dir, config, clock, files, flusher);
+        return new PartitionLog(name, dir, config, clock, files, new CommitRounds(flusher));
+    }
+
+    /** As {@link #open(String, Path, LogConfig, Clock, LogFiles, Executor)}, committing in {@code rounds}. */
+    static PartitionLog open(
+            String name, Path dir, LogConfig config, Clock clock, LogFiles files, CommitRounds rounds) {
+        return new PartitionLog(name, dir, config, clock, files, rounds);
     }
 
     public String name() {
