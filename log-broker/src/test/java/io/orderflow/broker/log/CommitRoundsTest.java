@@ -41,6 +41,13 @@ class CommitRoundsTest {
         }
     }
 
+    /** Starts a round for another partition and leaves its fsync unrun: the partitions asking next share a round. */
+    private void holdARoundOpen() {
+        Partition first = new Partition(rounds, new Partition[1]);
+        first.logEnd.set(1);
+        first.commit.awaitDurable(1);
+    }
+
     private void runOneFsync() {
         fsyncs.remove().run();
     }
@@ -73,9 +80,7 @@ class CommitRoundsTest {
         Partition b = new Partition(rounds, new Partition[] {a});
         bRef[0] = b;
         // Both ask before any round starts: hold the first round open with a third partition's fsync.
-        Partition first = new Partition(rounds, new Partition[1]);
-        first.logEnd.set(1);
-        first.commit.awaitDurable(1);
+        holdARoundOpen();
         a.logEnd.set(3);
         b.logEnd.set(5);
         CompletableFuture<Void> aDurable = a.commit.awaitDurable(3);
@@ -101,9 +106,7 @@ class CommitRoundsTest {
 
     @Test
     void aFailedFsyncFailsOnlyItsOwnPartitionsWaiters() {
-        Partition first = new Partition(rounds, new Partition[1]);
-        first.logEnd.set(1);
-        first.commit.awaitDurable(1);
+        holdARoundOpen();
         Partition a = new Partition(rounds, new Partition[1]);
         Partition b = new Partition(rounds, new Partition[1]);
         a.logEnd.set(2);
