@@ -17,7 +17,8 @@ import java.util.List;
  * </ul>
  *
  * <p>Evaluated in this order: lag 0 now is OK; a rewind within the window is REWIND even without members (resetting a
- * group's offsets needs it empty); then STOP, STALL, WARN. The window is time-based ({@code orderflow.lag-monitor.window}); a partition whose readings do not yet span it is
+ * group's offsets needs it empty); then STOP; then lag 0 at any reading of the window is OK (as Burrow's first rule:
+ * a partition idle at lag 0 is not stalled when its next record arrives); then STALL, WARN. The window is time-based ({@code orderflow.lag-monitor.window}); a partition whose readings do not yet span it is
  * judged on what there is, except {@code STALL}, which needs the whole window. Stateless.
  */
 public enum LagStatus {
@@ -52,13 +53,13 @@ public enum LagStatus {
         if (!hasMembers) {
             return STOP;
         }
+        if (window.stream().anyMatch(r -> r.lag() == 0)) {
+            return OK; // caught up within the window: an idle partition's first new record is no stall
+        }
         Reading first = window.getFirst();
         boolean spansWindow = last.atMillis() - first.atMillis() >= windowMillis;
         if (spansWindow && window.stream().allMatch(r -> r.committed() == first.committed())) {
             return STALL;
-        }
-        if (window.stream().anyMatch(r -> r.lag() == 0)) {
-            return OK;
         }
         if (window.size() >= 2 && last.lag() > first.lag() && growthPerSecond(window) > 0) {
             return WARN;

@@ -58,6 +58,17 @@ class LagStatusTest {
     }
 
     @Test
+    void anIdlePartitionWhoseNextRecordJustArrivedIsNoStall() {
+        long[] idle = new long[22];
+        for (int i = 0; i < idle.length; i += 2) {
+            idle[i] = 40;
+            idle[i + 1] = 0;
+        }
+        idle[idle.length - 1] = 1;
+        assertThat(LagStatus.of(readings(idle), WINDOW, true)).isEqualTo(LagStatus.OK);
+    }
+
+    @Test
     void lagWithoutMembersIsStop() {
         assertThat(LagStatus.of(readings(40, 60, 40, 70), WINDOW, false)).isEqualTo(LagStatus.STOP);
     }
