@@ -19,8 +19,10 @@ import java.util.Map;
  * {@code kafka_consumergroup_members{consumergroup}}. And this monitor's own: {@code orderflow_consumergroup_lag_seconds}
  * and {@code orderflow_consumergroup_lag_growth_rate} (records/s) per partition,
  * {@code orderflow_consumergroup_status{consumergroup,status}} (1 for the group's status, 0 for the others), and
- * {@code orderflow_topic_partition_produce_rate{topic,partition}} (records/s). Rows of groups and partitions that are
- * gone are removed. Thread-safe.
+ * {@code orderflow_topic_partition_produce_rate{topic,partition}} (records/s). On a partition a member holds where the
+ * group has committed nothing, kafka_exporter's figures are its own: current offset -1 (added into the sum as is), lag
+ * -1 (left out of the sum); this monitor's lag in seconds is the real age. Rows of groups and partitions that are gone
+ * are removed. Thread-safe.
  */
 @Singleton
 public class LagMetrics {
@@ -71,13 +73,15 @@ public class LagMetrics {
             Map<String, long[]> sums = new HashMap<>();
             for (LagSnapshot.PartitionLag p : group.partitions()) {
                 Tags tags = groupTag.and("topic", p.topic(), "partition", Integer.toString(p.partition()));
+                boolean committed = p.committed() != LagMonitor.NOT_COMMITTED;
                 add(rows, "kafka.consumergroup.current.offset", tags, p.committed());
-                add(rows, "kafka.consumergroup.lag", tags, p.lag());
+                // As kafka_exporter: -1 where nothing is committed, left out of the sum, "to be able to alert on that".
+                add(rows, "kafka.consumergroup.lag", tags, committed ? p.lag() : -1);
                 add(rows, "orderflow.consumergroup.lag.seconds", tags, p.lagSeconds());
                 add(rows, "orderflow.consumergroup.lag.growth.rate", tags, p.growthPerSecond());
                 long[] sum = sums.computeIfAbsent(p.topic(), t -> new long[2]);
                 sum[0] += p.committed();
-                sum[1] += p.lag();
+                sum[1] += committed ? p.lag() : 0;
             }
             sums.forEach((topic, sum) -> {
                 Tags tags = groupTag.and("topic", topic);

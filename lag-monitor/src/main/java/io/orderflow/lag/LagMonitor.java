@@ -7,6 +7,7 @@ import io.orderflow.lag.LagSnapshot.TopicLag;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -21,10 +22,13 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * Consumer lag from successive {@link ClusterView}s: per group and partition, lag in records (end offset minus
  * committed offset, what {@code kafka-consumer-groups --describe} prints), lag in seconds, growth, and a
- * {@link LagStatus} over a sliding window of readings; per partition, the produce rate.
+ * {@link LagStatus} over a sliding window of readings; per partition, the produce rate. A partition a member holds
+ * where the group has committed nothing counts from the log start offset, with committed offset {@link
+ * #NOT_COMMITTED}: {@code --describe} prints {@code -} there, which would hide a consumer that reads and never
+ * commits.
  *
  * <p><b>Lag in seconds</b> is the age of the group's oldest unconsumed record: the reading's time minus the timestamp
- * of the first record at or after the committed offset ({@link RecordTimestamps}). Its error: the record's timestamp
+ * of the first record at or after the committed offset, or the log start offset ({@link RecordTimestamps}). Its error: the record's timestamp
  * is the producer's clock ({@code CreateTime}), so clock skew between the producer's machine and the monitor's adds to
  * it (none on one machine); and the committed offset trails what the group has processed by up to its commit
  * interval, so the figure is how far behind the group's commits are, which is what a restart would replay.
@@ -32,6 +36,9 @@ import org.apache.kafka.common.TopicPartition;
  * <p>Thread-safety: {@link #update} from one thread at a time (the poller); it returns an immutable snapshot.
  */
 public final class LagMonitor {
+
+    /** The committed offset shown for a partition assigned to a member where the group has committed nothing. */
+    public static final long NOT_COMMITTED = -1;
 
     private final Duration window;
     private final Map<String, Deque<LagStatus.Reading>> readings = new HashMap<>();
@@ -49,10 +56,12 @@ public final class LagMonitor {
         long now = view.atMillis();
         long from = now - window.toMillis();
         Map<TopicPartition, Long> ends = new HashMap<>();
+        Map<TopicPartition, Long> starts = new HashMap<>();
         Map<String, List<PartitionRate>> byTopic = new LinkedHashMap<>();
         for (ClusterView.PartitionOffsets offsets : view.partitions()) {
             TopicPartition partition = offsets.topicPartition();
             ends.put(partition, offsets.endOffset());
+            starts.put(partition, offsets.startOffset());
             Deque<long[]> history = endOffsets.computeIfAbsent(partition, p -> new ArrayDeque<>());
             history.addLast(new long[] {now, offsets.endOffset()});
             prune(history, from, h -> h[0]);
@@ -73,17 +82,14 @@ public final class LagMonitor {
             LagStatus worst = LagStatus.OK;
             long total = 0;
             double oldest = 0;
-            List<TopicPartition> committed = new ArrayList<>(group.committed().keySet());
-            committed.sort((a, b) -> a.topic().equals(b.topic())
-                    ? Integer.compare(a.partition(), b.partition())
-                    : a.topic().compareTo(b.topic()));
-            for (TopicPartition partition : committed) {
+            for (TopicPartition partition : positions(group)) {
                 Long end = ends.get(partition);
                 if (end == null) {
                     continue; // a deleted topic's offsets
                 }
-                long offset = group.committed().get(partition);
-                long lag = Math.max(0, end - offset);
+                Long commit = group.committed().get(partition);
+                long offset = commit == null ? NOT_COMMITTED : commit;
+                long lag = Math.max(0, end - (commit == null ? starts.get(partition) : commit));
                 String key = group.group() + "\u0000" + partition;
                 seen.add(key);
                 Deque<LagStatus.Reading> history = readings.computeIfAbsent(key, k -> new ArrayDeque<>());
@@ -92,7 +98,8 @@ public final class LagMonitor {
                 List<LagStatus.Reading> window = List.copyOf(history);
                 LagStatus status = LagStatus.of(
                         window, this.window.toMillis(), !group.members().isEmpty());
-                double seconds = lag == 0 ? 0 : seconds(timestamps, partition, offset, now);
+                long unconsumed = commit == null ? starts.get(partition) : commit;
+                double seconds = lag == 0 ? 0 : seconds(timestamps, partition, unconsumed, now);
                 partitions.add(new PartitionLag(
                         partition.topic(),
                         partition.partition(),
@@ -113,23 +120,50 @@ public final class LagMonitor {
         return new LagSnapshot(now, window.toSeconds(), view.brokers(), List.copyOf(topics), List.copyOf(groups));
     }
 
-    /** The offsets whose record timestamps {@link #update} needs for {@code view}: each lagging committed offset. */
+    /**
+     * The offsets whose record timestamps {@link #update} needs for {@code view}: each lagging committed offset, and the
+     * log start offset of each lagging partition a member holds without a commit.
+     */
     public static Map<TopicPartition, List<Long>> wantedTimestamps(ClusterView view) {
-        Map<TopicPartition, Long> ends = new HashMap<>();
-        view.partitions().forEach(p -> ends.put(p.topicPartition(), p.endOffset()));
+        Map<TopicPartition, ClusterView.PartitionOffsets> known = new HashMap<>();
+        view.partitions().forEach(p -> known.put(p.topicPartition(), p));
         Map<TopicPartition, List<Long>> wanted = new HashMap<>();
         for (ClusterView.Group group : view.groups()) {
-            group.committed().forEach((partition, offset) -> {
-                Long end = ends.get(partition);
-                if (end != null && end > offset) {
-                    List<Long> offsets = wanted.computeIfAbsent(partition, p -> new ArrayList<>());
-                    if (!offsets.contains(offset)) {
-                        offsets.add(offset);
+            for (TopicPartition partition : positions(group)) {
+                ClusterView.PartitionOffsets offsets = known.get(partition);
+                if (offsets == null) {
+                    continue;
+                }
+                long offset = group.committed().getOrDefault(partition, offsets.startOffset());
+                if (offsets.endOffset() > offset) {
+                    List<Long> at = wanted.computeIfAbsent(partition, p -> new ArrayList<>());
+                    if (!at.contains(offset)) {
+                        at.add(offset);
                     }
                 }
-            });
+            }
         }
         return wanted;
+    }
+
+    /**
+     * The partitions a group has a position on, sorted: those it committed an offset for, and those assigned to its
+     * members where it has committed nothing yet. A member that reads and never commits would otherwise be invisible:
+     * such a partition's lag counts from the log start offset and its committed offset never moves, so it turns
+     * {@link LagStatus#STALL} after a window.
+     */
+    private static List<TopicPartition> positions(ClusterView.Group group) {
+        Set<TopicPartition> partitions = new HashSet<>(group.committed().keySet());
+        for (ClusterView.Member member : group.members()) {
+            for (String assigned : member.assignment()) {
+                int dash = assigned.lastIndexOf('-');
+                partitions.add(new TopicPartition(
+                        assigned.substring(0, dash), Integer.parseInt(assigned.substring(dash + 1))));
+            }
+        }
+        List<TopicPartition> sorted = new ArrayList<>(partitions);
+        sorted.sort(Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition));
+        return sorted;
     }
 
     private static double seconds(

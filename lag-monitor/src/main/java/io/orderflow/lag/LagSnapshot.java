@@ -21,9 +21,11 @@ public record LagSnapshot(
     /**
      * A group's position on one partition.
      *
-     * @param committed the group's committed offset
-     * @param lag end offset minus committed offset, in records
-     * @param lagSeconds age of the oldest unconsumed record (the first at or after the committed offset), 0 without
+     * @param committed the group's committed offset; {@link LagMonitor#NOT_COMMITTED} (-1) on a partition assigned to
+     *     one of its members where it has committed nothing
+     * @param lag end offset minus committed offset, in records (minus the log start offset where nothing is committed)
+     * @param lagSeconds age of the oldest unconsumed record (the first at or after the committed offset, or the log
+     *     start offset where nothing is committed), 0 without
      *     lag, -1 when it could not be read
      * @param growthPerSecond least-squares slope of the lag over the window, records/s
      */

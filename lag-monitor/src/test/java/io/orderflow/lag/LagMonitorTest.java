@@ -2,6 +2,7 @@ package io.orderflow.lag;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.awaitility.Awaitility.await;
 
 import io.orderflow.testing.InProcessBroker;
 import java.nio.file.Path;
@@ -164,6 +165,48 @@ class LagMonitorTest {
             LagSnapshot caughtUp = reading(monitor, T0.plusSeconds(26));
             assertThat(group(caughtUp, "working").lag()).isZero();
             assertThat(group(caughtUp, "working").status()).isEqualTo(LagStatus.OK);
+        }
+    }
+
+    @Test
+    void aMemberThatReadsAndNeverCommitsShowsLagFromTheLogStartAndStallsAfterAWindow() throws Exception {
+        LagMonitor monitor = new LagMonitor(WINDOW);
+        produce(0, 10, T0);
+        try (KafkaConsumer<String, String> member = consumer("reads-never-commits")) {
+            member.subscribe(List.of(TOPIC));
+            int[] read = {0};
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                read[0] += member.poll(Duration.ofMillis(100)).count();
+                return read[0] == 10;
+            });
+
+            LagSnapshot first = reading(monitor, T0.plusSeconds(30));
+            LagSnapshot second = reading(monitor, T0.plusSeconds(30).plus(WINDOW));
+
+            LagSnapshot.GroupLag before = group(first, "reads-never-commits");
+            assertThat(before.partitions()).hasSize(2);
+            LagSnapshot.PartitionLag held = before.partitions().get(0);
+            assertThat(held.committed()).isEqualTo(LagMonitor.NOT_COMMITTED);
+            assertThat(held.lag()).as("every record since the log start").isEqualTo(10);
+            // Record 0 was stamped T0; the reading is at T0 + 30 s.
+            assertThat(held.lagSeconds()).isCloseTo(30.0, within(0.001));
+            assertThat(before.partitions().get(1).lag())
+                    .as("an empty partition")
+                    .isZero();
+            assertThat(before.status()).as("not yet a whole window").isEqualTo(LagStatus.OK);
+
+            LagSnapshot.GroupLag after = group(second, "reads-never-commits");
+            assertThat(after.lag()).isEqualTo(10);
+            assertThat(after.members()).hasSize(1);
+            assertThat(after.status()).isEqualTo(LagStatus.STALL);
+
+            commit(member, 0, 5);
+            LagSnapshot committed = reading(monitor, T0.plusSeconds(32).plus(WINDOW));
+            LagSnapshot.PartitionLag moving =
+                    group(committed, "reads-never-commits").partitions().get(0);
+            assertThat(moving.committed()).isEqualTo(5);
+            assertThat(moving.lag()).isEqualTo(5);
+            assertThat(moving.status()).as("a first commit is no rewind").isEqualTo(LagStatus.OK);
         }
     }
 }

@@ -25,10 +25,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The service as an operator reads it, on our broker: {@code GET /lag} as JSON and {@code /q/metrics} with
- * kafka_exporter's metric names and labels, for a group left 30 records behind.
+ * kafka_exporter's metric names and labels, for a group left 30 records behind, and for a member that reads and
+ * never commits.
  */
 @QuarkusTest
-@WithTestResource(value = BrokerResource.class, initArgs = @ResourceArg(name = "topics", value = "payments:2"))
+@WithTestResource(
+        value = BrokerResource.class,
+        initArgs = @ResourceArg(name = "topics", value = "payments:2,refunds:1"))
 class LagResourceTest {
 
     private static final Duration WITHIN = Duration.ofSeconds(30);
@@ -107,5 +110,52 @@ class LagResourceTest {
                 .contains("orderflow_consumergroup_status{consumergroup=\"billing\",status=\"OK\"} 0.0")
                 .contains(
                         "orderflow_consumergroup_lag_seconds{consumergroup=\"billing\",partition=\"1\",topic=\"payments\"}");
+    }
+
+    @Test
+    void aMemberThatNeverCommitsShowsItsLagAsJsonAndAsKafkaExportersMinusOne() throws Exception {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, BrokerResource.bootstrapServers()),
+                new StringSerializer(),
+                new StringSerializer())) {
+            for (int i = 0; i < 12; i++) {
+                producer.send(new ProducerRecord<>("refunds", 0, "key-" + i, "value-" + i));
+            }
+            producer.flush();
+        }
+        try (KafkaConsumer<String, String> member = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        BrokerResource.bootstrapServers(),
+                        ConsumerConfig.GROUP_ID_CONFIG,
+                        "auditors",
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        "false",
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                        "earliest"),
+                new StringDeserializer(),
+                new StringDeserializer())) {
+            member.subscribe(List.of("refunds"));
+            int[] read = {0};
+            await().atMost(WITHIN).until(() -> {
+                read[0] += member.poll(Duration.ofMillis(100)).count();
+                return read[0] == 12;
+            });
+
+            String lagLine = "kafka_consumergroup_lag{consumergroup=\"auditors\",partition=\"0\",topic=\"refunds\"}";
+            await().atMost(WITHIN)
+                    .until(() -> given().get("/q/metrics").asString().contains(lagLine + " -1.0"));
+            JsonPath lag = given().get("/lag").jsonPath();
+            assertThat(lag.getList("groups.find { it.group == 'auditors' }.partitions.committed"))
+                    .containsExactly(-1);
+            assertThat(lag.getList("groups.find { it.group == 'auditors' }.partitions.lag"))
+                    .containsExactly(12);
+            String metrics = given().get("/q/metrics").asString();
+            assertThat(metrics)
+                    .contains(
+                            "kafka_consumergroup_current_offset{consumergroup=\"auditors\",partition=\"0\",topic=\"refunds\"} -1.0")
+                    .contains("kafka_consumergroup_lag_sum{consumergroup=\"auditors\",topic=\"refunds\"} 0.0")
+                    .contains("kafka_consumergroup_members{consumergroup=\"auditors\"} 1.0");
+        }
     }
 }

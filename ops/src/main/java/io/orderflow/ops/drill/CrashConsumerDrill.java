@@ -17,7 +17,7 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>Orders of one random SKU, one unit each, go to order-service at {@code rate} per second for {@code duration}. A
  * third of the way in (or later, once it has committed an offset on every partition, since a partition without one
- * has no lag to read) the victim (inventory-service by default) is killed through {@link ServiceControl}; a third of
+ * has no lag to read once nobody holds it) the victim (inventory-service by default) is killed through {@link ServiceControl}; a third of
  * the duration later it is started again. The lag monitor is read once a second throughout. Checks: the other groups' lag
  * during the outage stayed within what they showed before plus ten seconds of orders (the commit interval, a reading's
  * second, and as much again for a machine busy restarting the victim); the victim's lag grew while it was down and drained to 0; every accepted order has a reservation and a
@@ -73,7 +73,8 @@ public final class CrashConsumerDrill {
         report.step("sent " + rate + " orders/s of " + sku + " for " + duration.toSeconds() + " s");
 
         lag.watchUntil(start + duration.toNanos() / 3);
-        // A partition the victim never committed on has no lag to read: kill it once it has committed on all.
+        // Once the victim is dead, a partition it never committed on has no lag to read: kill it once it has committed
+        // on all.
         PlatformProbe.awaitWhileWatching(lag, WITHIN, () -> lag.committedEverywhere(victim));
         control.kill(victim);
         killedAt = lag.seconds();

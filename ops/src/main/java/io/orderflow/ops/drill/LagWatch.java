@@ -28,9 +28,9 @@ import java.util.stream.Stream;
 public final class LagWatch {
 
     /**
-     * One reading of one group: when (seconds since the watch began), lag in records, status, and on how many of the
-     * topic's partitions the group has a committed offset (a partition without one has no lag to read, as in {@code
-     * kafka-consumer-groups --describe}).
+     * One reading of one group: when (seconds since the watch began), lag in records, status, on how many of the
+     * topic's partitions the group has a committed offset, and the lag per partition (a partition a member holds
+     * without a commit counts from the log start, as the monitor shows it; one nobody holds or committed has none).
      */
     public record Reading(
             double atSeconds, long lag, String status, int committedPartitions, Map<Integer, Long> partitionLag) {
@@ -103,6 +103,7 @@ public final class LagWatch {
                 continue;
             }
             long total = 0;
+            int committed = 0;
             Map<Integer, Long> partitionLag = new TreeMap<>();
             String status = group.path("status").asText();
             for (JsonNode partition : group.path("partitions")) {
@@ -111,9 +112,12 @@ public final class LagWatch {
                     partitionLag.put(
                             partition.path("partition").asInt(),
                             partition.path("lag").asLong());
+                    if (partition.path("committed").asLong() >= 0) {
+                        committed++;
+                    }
                 }
             }
-            readings.get(name).add(new Reading(at, total, status, partitionLag.size(), partitionLag));
+            readings.get(name).add(new Reading(at, total, status, committed, partitionLag));
         }
         return true;
     }
