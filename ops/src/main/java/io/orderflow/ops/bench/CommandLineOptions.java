@@ -79,6 +79,14 @@ public final class CommandLineOptions {
         return value;
     }
 
+    public long positiveLong(String name, String fallback) {
+        long value = wholeLong(name, text(name, fallback));
+        if (value < 1) {
+            throw new IllegalArgumentException("--" + name + " must be positive, got " + value);
+        }
+        return value;
+    }
+
     public int nonNegative(String name, String fallback) {
         int value = whole(name, text(name, fallback));
         if (value < 0) {
@@ -149,9 +157,17 @@ public final class CommandLineOptions {
 
     /** A whole number, with commas or underscores allowed only between groups of three digits: 2000, 2,000, 2_000. */
     private static int whole(String name, String text) {
+        long value = wholeLong(name, text);
+        if (value != (int) value) {
+            throw new IllegalArgumentException("--" + name + " is out of range, got " + text);
+        }
+        return (int) value;
+    }
+
+    private static long wholeLong(String name, String text) {
         String value = THOUSANDS.matcher(text).matches() ? text.replace(",", "").replace("_", "") : text;
         try {
-            return Integer.parseInt(value);
+            return Long.parseLong(value);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("--" + name + " takes a whole number, got '" + text + "'", e);
         }

@@ -1,11 +1,10 @@
 package io.orderflow.ops.bench.kafkaperf;
 
+import io.orderflow.ops.bench.CommandLineOptions;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 
 /**
  * The command line of {@code ops/bench/kafka-perf}. The workload itself is fixed by the issue and not an option:
@@ -57,76 +56,28 @@ record KafkaPerfOptions(
               --our-settings LIST  extra KEY=VALUE settings for our broker, to investigate (default none)
               --kafka-settings LIST  extra KEY=VALUE lines for Apache Kafka's server.properties, e.g.
                                    log.flush.interval.messages=1 for Kafka with our durability (default none)
+              Counts may group thousands: 1,000,000 or 1_000_000.
             """;
 
-    private static List<String> settings(String list) {
-        return Arrays.stream(list.split(","))
-                .map(String::trim)
-                .filter(s -> !s.isEmpty())
-                .toList();
-    }
+    /** Options {@code ops/bench/kafka-perf} itself passes: where it put what is measured. */
+    private static final Set<String> PLUMBING = Set.of("work-dir", "kafka-lib", "tools-lib", "our-broker");
 
     static KafkaPerfOptions parse(String... args) {
-        Map<String, String> values = new HashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            if (!arg.startsWith("--")) {
-                throw new IllegalArgumentException("Unexpected argument '" + arg + "'\n" + USAGE);
-            }
-            int eq = arg.indexOf('=');
-            if (eq > 0) {
-                values.put(arg.substring(2, eq), arg.substring(eq + 1));
-            } else if (i + 1 < args.length) {
-                values.put(arg.substring(2), args[++i]);
-            } else {
-                throw new IllegalArgumentException("Option " + arg + " needs a value\n" + USAGE);
-            }
-        }
+        CommandLineOptions values = CommandLineOptions.parse(args, PLUMBING, USAGE);
         KafkaPerfOptions options = new KafkaPerfOptions(
-                Long.parseLong(take(values, "records", "1000000")),
-                Integer.parseInt(take(values, "latency-records", "10000")),
-                Integer.parseInt(take(values, "runs", "3")),
-                Arrays.stream(take(values, "sizes", "1024,100").split(","))
-                        .map(String::trim)
-                        .map(Integer::parseInt)
-                        .toList(),
-                Duration.ofSeconds(Long.parseLong(take(values, "idle-seconds", "5"))),
-                Path.of(take(values, "work-dir", "ops/target/kafka-perf")),
-                Path.of(take(values, "kafka-lib", "kafka-anchor/target/kafka-broker")),
-                Path.of(take(values, "tools-lib", "kafka-anchor/target/kafka-tools")),
-                Path.of(take(values, "our-broker", "log-broker/target")),
-                Arrays.stream(take(values, "brokers", "kafka,ours").split(","))
-                        .map(String::trim)
-                        .toList(),
-                settings(take(values, "our-settings", "")),
-                settings(take(values, "kafka-settings", "")));
-        if (!values.isEmpty()) {
-            throw new IllegalArgumentException("Unknown option(s) " + values.keySet() + "\n" + USAGE);
-        }
-        if (options.records < 1 || options.latencyRecords < 1 || options.runs < 1) {
-            throw new IllegalArgumentException("--records, --latency-records and --runs must be positive, got "
-                    + options.records + ", " + options.latencyRecords + ", " + options.runs);
-        }
-        for (String setting : options.ourSettings) {
-            if (!setting.contains("=")) {
-                throw new IllegalArgumentException("--our-settings takes KEY=VALUE pairs, got '" + setting + "'");
-            }
-        }
-        for (String setting : options.kafkaSettings) {
-            if (!setting.contains("=")) {
-                throw new IllegalArgumentException("--kafka-settings takes KEY=VALUE pairs, got '" + setting + "'");
-            }
-        }
-        for (String broker : options.brokers) {
-            if (!broker.equals("kafka") && !broker.equals("ours")) {
-                throw new IllegalArgumentException("--brokers takes kafka and/or ours, got '" + broker + "'");
-            }
-        }
+                values.positiveLong("records", "1000000"),
+                values.positive("latency-records", "10000"),
+                values.positive("runs", "3"),
+                values.positives("sizes", "1024,100"),
+                Duration.ofSeconds(values.nonNegative("idle-seconds", "5")),
+                Path.of(values.text("work-dir", "ops/target/kafka-perf")),
+                Path.of(values.text("kafka-lib", "kafka-anchor/target/kafka-broker")),
+                Path.of(values.text("tools-lib", "kafka-anchor/target/kafka-tools")),
+                Path.of(values.text("our-broker", "log-broker/target")),
+                values.brokers("kafka,ours"),
+                values.settings("our-settings"),
+                values.settings("kafka-settings"));
+        values.requireAllTaken();
         return options;
-    }
-
-    private static String take(Map<String, String> values, String name, String fallback) {
-        String value = values.remove(name);
-        return value == null ? fallback : value;
     }
 }
