@@ -12,6 +12,14 @@ public final class PrometheusText {
 
     /** The value of {@code metric} with {@code label} (e.g. {@code quantile="0.99"}, or "" for any). */
     public static OptionalDouble value(String exposition, String metric, String label) {
+        return value(exposition, metric, label, null);
+    }
+
+    /**
+     * As {@link #value(String, String, String)}, skipping samples that also carry the label named {@code without}: a
+     * Kafka client's total, e.g., beside its per-topic samples of the same metric.
+     */
+    public static OptionalDouble value(String exposition, String metric, String label, String without) {
         for (String line : exposition.split("\n")) {
             if (line.startsWith("#") || !line.startsWith(metric)) {
                 continue;
@@ -28,7 +36,7 @@ public final class PrometheusText {
             } else if (!rest.startsWith(" ")) {
                 continue; // a longer metric name with the same prefix
             }
-            if (!labels.contains(label)) {
+            if (!labels.contains(label) || (without != null && hasLabel(labels, without))) {
                 continue;
             }
             String[] parts = rest.trim().split("\\s+");
@@ -39,5 +47,9 @@ public final class PrometheusText {
             }
         }
         return OptionalDouble.empty();
+    }
+
+    private static boolean hasLabel(String labels, String name) {
+        return labels.startsWith(name + "=") || labels.contains("," + name + "=");
     }
 }

@@ -174,12 +174,14 @@ record RunFigures(
                 s.count()));
         batches.forEach((consumer, b) -> out.printf(
                 Locale.ROOT,
-                "  batches %-21s %,.0f of %s records, %s ms each, busy %s of the window%n",
+                "  batches %-21s %,.0f of %s records, %s ms each, busy %s of the window; %,.0f fetches of %s records%n",
                 consumer,
                 b.batches(),
                 OrdersTable.format(b.recordsPerBatch()),
                 OrdersTable.format(b.millisPerBatch()),
-                OrdersTable.format(b.busyShare(window))));
+                OrdersTable.format(b.busyShare(window)),
+                b.fetches(),
+                OrdersTable.format(b.recordsPerFetch())));
         out.printf(
                 Locale.ROOT,
                 "  %,d accepted orders not processed by all three; drained %s; every group kept up: %s; mails %s%n",

@@ -35,4 +35,17 @@ class PrometheusTextTest {
         assertThat(PrometheusText.value("", "outbox_relay_commit_to_ack_seconds", ""))
                 .isEmpty();
     }
+
+    @Test
+    void aSampleCarryingTheExcludedLabelIsSkippedForTheTotal() {
+        String client = """
+                kafka_consumer_fetch_manager_fetch_total{client_id="c",kafka_version="4.4.0",topic="orders"} 5.0
+                kafka_consumer_fetch_manager_fetch_total{client_id="c",kafka_version="4.4.0"} 9.0
+                """;
+
+        assertThat(PrometheusText.value(client, "kafka_consumer_fetch_manager_fetch_total", "client_id=\"c\"", "topic"))
+                .hasValue(9.0);
+        assertThat(PrometheusText.value(client, "kafka_consumer_fetch_manager_fetch_total", "client_id=\"c\""))
+                .hasValue(5.0);
+    }
 }

@@ -21,6 +21,41 @@ class ConsumerBatchesTest {
                 """.formatted(group, batches, records, seconds);
     }
 
+    private static String clientCounters(int ordersFetches, int ordersRecords, int retryFetches) {
+        return """
+                # TYPE kafka_consumer_fetch_manager_fetch_total counter
+                kafka_consumer_fetch_manager_fetch_total{client_id="kafka-consumer-orders-retry",kafka_version="4.4.0"} %3$d.0
+                kafka_consumer_fetch_manager_fetch_total{client_id="kafka-consumer-orders",kafka_version="4.4.0"} %1$d.0
+                # TYPE kafka_consumer_fetch_manager_records_consumed_total counter
+                kafka_consumer_fetch_manager_records_consumed_total{client_id="kafka-consumer-orders",kafka_version="4.4.0",topic="orders"} 1.0
+                kafka_consumer_fetch_manager_records_consumed_total{client_id="kafka-consumer-orders-retry",kafka_version="4.4.0"} 3.0
+                kafka_consumer_fetch_manager_records_consumed_total{client_id="kafka-consumer-orders",kafka_version="4.4.0"} %2$d.0
+                """.formatted(ordersFetches, ordersRecords, retryFetches);
+    }
+
+    @Test
+    void theWindowsFetchesAreTheSourceChannelsClientsNotTheRetryChannelsNorOneTopics() {
+        ConsumerBatches start =
+                ConsumerBatches.parse(exposition("g", 10, 100, 1.0) + clientCounters(40, 100, 7_000), "g");
+        ConsumerBatches end =
+                ConsumerBatches.parse(exposition("g", 30, 300, 2.0) + clientCounters(90, 400, 9_000), "g");
+
+        ConsumerBatches window = end.since(start);
+
+        assertThat(window.fetches()).isEqualTo(50);
+        assertThat(window.fetchedRecords()).isEqualTo(300);
+        assertThat(window.recordsPerFetch()).isEqualTo(6);
+        assertThat(window.recordsPerBatch()).isEqualTo(10);
+    }
+
+    @Test
+    void aServiceWithoutClientMetricsHasNoFetchFigures() {
+        ConsumerBatches read = ConsumerBatches.parse(exposition("g", 10, 100, 1.0), "g");
+
+        assertThat(read.fetches()).isNaN();
+        assertThat(read.recordsPerFetch()).isNaN();
+    }
+
     @Test
     void aWindowsBatchesAreTheDifferenceOfTwoReadingsOfTheServicesCounters() {
         ConsumerBatches start =

@@ -58,7 +58,8 @@ class PlatformTableTest {
 
     private static Map<String, ConsumerBatches> batches() {
         Map<String, ConsumerBatches> batches = new LinkedHashMap<>();
-        PlatformBenchmark.CONSUMERS.forEach(consumer -> batches.put(consumer, new ConsumerBatches(100, 2_000, 3)));
+        PlatformBenchmark.CONSUMERS.forEach(
+                consumer -> batches.put(consumer, new ConsumerBatches(100, 2_000, 3, 120, 2_000)));
         return batches;
     }
 
