@@ -1,6 +1,7 @@
 package io.orderflow.ops.bench.orders;
 
 import java.util.OptionalDouble;
+import java.util.stream.DoubleStream;
 
 /**
  * Reads one value out of a Prometheus text exposition ({@code /q/metrics}): the first sample of a metric whose label
@@ -12,14 +13,19 @@ public final class PrometheusText {
 
     /** The value of {@code metric} with {@code label} (e.g. {@code quantile="0.99"}, or "" for any). */
     public static OptionalDouble value(String exposition, String metric, String label) {
-        return value(exposition, metric, label, null);
+        return samples(exposition, metric, label).findFirst();
     }
 
     /**
-     * As {@link #value(String, String, String)}, skipping samples that also carry the label named {@code without}: a
-     * Kafka client's total, e.g., beside its per-topic samples of the same metric.
+     * The sum of every sample of {@code metric} with {@code label}, empty if there is none: a Kafka client's total
+     * over its topics, e.g., as Micrometer keeps only the per-topic samples of a metric once there are any.
      */
-    public static OptionalDouble value(String exposition, String metric, String label, String without) {
+    public static OptionalDouble sum(String exposition, String metric, String label) {
+        return samples(exposition, metric, label).reduce(Double::sum);
+    }
+
+    private static DoubleStream samples(String exposition, String metric, String label) {
+        DoubleStream.Builder found = DoubleStream.builder();
         for (String line : exposition.split("\n")) {
             if (line.startsWith("#") || !line.startsWith(metric)) {
                 continue;
@@ -36,20 +42,16 @@ public final class PrometheusText {
             } else if (!rest.startsWith(" ")) {
                 continue; // a longer metric name with the same prefix
             }
-            if (!labels.contains(label) || (without != null && hasLabel(labels, without))) {
+            if (!labels.contains(label)) {
                 continue;
             }
             String[] parts = rest.trim().split("\\s+");
             try {
-                return OptionalDouble.of(Double.parseDouble(parts[0]));
+                found.add(Double.parseDouble(parts[0]));
             } catch (NumberFormatException e) {
-                return OptionalDouble.empty();
+                // not a number: not a sample this reader can use
             }
         }
-        return OptionalDouble.empty();
-    }
-
-    private static boolean hasLabel(String labels, String name) {
-        return labels.startsWith(name + "=") || labels.contains("," + name + "=");
+        return found.build();
     }
 }

@@ -13,7 +13,7 @@ import java.time.Duration;
  * orderflow_consumer_batch_duration_seconds} on {@code /q/metrics}): how many, how many records, and the time spent in
  * them), and the fetch responses its Kafka client received for them (the client's own {@code
  * kafka_consumer_fetch_manager_fetch_total} and {@code records_consumed_total} of the source channel, client id {@value
- * #SOURCE_CLIENT}). Two readings, one at each end of a window, give the window's batches ({@link #since}); the time
+ * #SOURCE_CLIENT}, summed over topics: Micrometer keeps only a client metric's per-topic samples once it has any). Two readings, one at each end of a window, give the window's batches ({@link #since}); the time
  * spent divided by the window is the share of it the consumer was busy. A consumer busy most of the time makes each
  * record wait for the batch before its own: the part of accepted -> processed that is the service's, not the broker's.
  * Records per fetch against records per batch tells whether the batches were small because the broker's responses were.
@@ -55,13 +55,9 @@ record ConsumerBatches(double batches, double records, double seconds, double fe
                         .orElse(Double.NaN),
                 PrometheusText.value(exposition, "orderflow_consumer_batch_duration_seconds_sum", label)
                         .orElse(Double.NaN),
-                PrometheusText.value(exposition, "kafka_consumer_fetch_manager_fetch_total", SOURCE_LABEL, "topic")
+                PrometheusText.sum(exposition, "kafka_consumer_fetch_manager_fetch_total", SOURCE_LABEL)
                         .orElse(Double.NaN),
-                PrometheusText.value(
-                                exposition,
-                                "kafka_consumer_fetch_manager_records_consumed_total",
-                                SOURCE_LABEL,
-                                "topic")
+                PrometheusText.sum(exposition, "kafka_consumer_fetch_manager_records_consumed_total", SOURCE_LABEL)
                         .orElse(Double.NaN));
     }
 

@@ -37,15 +37,16 @@ class PrometheusTextTest {
     }
 
     @Test
-    void aSampleCarryingTheExcludedLabelIsSkippedForTheTotal() {
+    void aSumAddsEverySampleWithTheLabelAndIsEmptyWithoutOne() {
         String client = """
-                kafka_consumer_fetch_manager_fetch_total{client_id="c",kafka_version="4.4.0",topic="orders"} 5.0
-                kafka_consumer_fetch_manager_fetch_total{client_id="c",kafka_version="4.4.0"} 9.0
+                kafka_consumer_fetch_manager_records_consumed_total{client_id="c",topic="orders"} 5.0
+                kafka_consumer_fetch_manager_records_consumed_total{client_id="c-retry",topic="orders"} 100.0
+                kafka_consumer_fetch_manager_records_consumed_total{client_id="c",topic="refunds"} 4.0
                 """;
 
-        assertThat(PrometheusText.value(client, "kafka_consumer_fetch_manager_fetch_total", "client_id=\"c\"", "topic"))
+        assertThat(PrometheusText.sum(client, "kafka_consumer_fetch_manager_records_consumed_total", "client_id=\"c\""))
                 .hasValue(9.0);
-        assertThat(PrometheusText.value(client, "kafka_consumer_fetch_manager_fetch_total", "client_id=\"c\""))
-                .hasValue(5.0);
+        assertThat(PrometheusText.sum(client, "kafka_consumer_fetch_manager_records_consumed_total", "client_id=\"d\""))
+                .isEmpty();
     }
 }

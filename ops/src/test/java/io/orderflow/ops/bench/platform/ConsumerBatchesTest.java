@@ -27,14 +27,14 @@ class ConsumerBatchesTest {
                 kafka_consumer_fetch_manager_fetch_total{client_id="kafka-consumer-orders-retry",kafka_version="4.4.0"} %3$d.0
                 kafka_consumer_fetch_manager_fetch_total{client_id="kafka-consumer-orders",kafka_version="4.4.0"} %1$d.0
                 # TYPE kafka_consumer_fetch_manager_records_consumed_total counter
-                kafka_consumer_fetch_manager_records_consumed_total{client_id="kafka-consumer-orders",kafka_version="4.4.0",topic="orders"} 1.0
                 kafka_consumer_fetch_manager_records_consumed_total{client_id="kafka-consumer-orders-retry",kafka_version="4.4.0"} 3.0
-                kafka_consumer_fetch_manager_records_consumed_total{client_id="kafka-consumer-orders",kafka_version="4.4.0"} %2$d.0
+                kafka_consumer_fetch_manager_records_consumed_total{client_id="kafka-consumer-orders",kafka_version="4.4.0",topic="orders"} %2$d.0
+                kafka_consumer_fetch_manager_records_consumed_total{client_id="kafka-consumer-orders",kafka_version="4.4.0",topic="refunds"} 10.0
                 """.formatted(ordersFetches, ordersRecords, retryFetches);
     }
 
     @Test
-    void theWindowsFetchesAreTheSourceChannelsClientsNotTheRetryChannelsNorOneTopics() {
+    void theWindowsFetchesAreTheSourceChannelsClientsOverItsTopicsNotTheRetryChannels() {
         ConsumerBatches start =
                 ConsumerBatches.parse(exposition("g", 10, 100, 1.0) + clientCounters(40, 100, 7_000), "g");
         ConsumerBatches end =
