@@ -130,7 +130,10 @@ class RelayProcessIT {
                         .contains("outbox_relay_backlog_rows 0.0")
                         .contains("outbox_relay_oldest_pending_age_seconds")
                         .contains("outbox_relay_commit_to_ack_seconds_count 1")
-                        .contains("outbox_relay_leader 1.0"));
+                        .contains("outbox_relay_leader 1.0")
+                        .containsPattern("kafka_producer_request_total\\{client_id=\"outbox-relay\"[^}]*\\} [1-9]")
+                        .containsPattern(
+                                "kafka_producer_record_send_total\\{client_id=\"outbox-relay\"[^}]*\\} [1-9]"));
 
         broker.stop();
         await().atMost(WITHIN).until(() -> relay.httpStatus("/q/health/ready") == 503);

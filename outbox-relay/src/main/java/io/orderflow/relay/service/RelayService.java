@@ -28,6 +28,7 @@ public class RelayService {
     private static final Logger LOG = Logger.getLogger(RelayService.class);
 
     private final OutboxRelay relay;
+    private final ProducerMeters producerMeters;
     private final String bootstrapServers;
     private Thread thread;
 
@@ -42,10 +43,11 @@ public class RelayService {
                     String bootstrapServers) {
         this.bootstrapServers = bootstrapServers;
         Map<String, Object> producerConfig = OutboxPublisher.producerConfig(bootstrapServers, Map.of());
+        this.producerMeters = new ProducerMeters(registry);
         this.relay = new OutboxRelay(
                 config.settings(),
                 () -> DriverManager.getConnection(jdbcUrl, user, password.orElse("")),
-                () -> OutboxPublisher.newProducer(producerConfig),
+                () -> producerMeters.bind(OutboxPublisher.newProducer(producerConfig)),
                 new RelayMetrics(registry),
                 openTelemetry,
                 Clock.systemUTC());
@@ -63,6 +65,7 @@ public class RelayService {
         if (thread != null) {
             thread.join(Duration.ofSeconds(10));
         }
+        producerMeters.close();
     }
 
     public OutboxRelay relay() {
