@@ -296,10 +296,14 @@ public final class PlatformBenchmark {
             OpenLoopLoad.sleepUntil(measureFrom);
             CpuTime.Reading cpuFrom = CpuTime.Reading.take(processes);
             Map<String, ConsumerBatches> batchesFrom = batches(started);
+            ProduceRequests relayFrom =
+                    ProduceRequests.read(started.get("outbox-relay").baseUri());
             OpenLoopLoad.sleepUntil(measureTo);
             CpuTime.Reading cpuTo = CpuTime.Reading.take(processes);
             Map<String, ConsumerBatches> batches = new LinkedHashMap<>();
             batches(started).forEach((consumer, to) -> batches.put(consumer, to.since(batchesFrom.get(consumer))));
+            ProduceRequests relay =
+                    ProduceRequests.read(started.get("outbox-relay").baseUri()).since(relayFrom);
             double brokerRss = running.rssMiB();
             OpenLoopLoad.Result loaded;
             try {
@@ -332,6 +336,7 @@ public final class PlatformBenchmark {
                     drainedAt == Long.MAX_VALUE ? Double.NaN : (drainedAt - measureTo) / 1e6,
                     cpuTo.coresSince(cpuFrom),
                     batches,
+                    relay,
                     new RunFigures.BrokerMemory(brokerRss, running.peakRssMiB()),
                     mails(databases.get("notification-service")));
             figures.print(System.out, loaded, duration);

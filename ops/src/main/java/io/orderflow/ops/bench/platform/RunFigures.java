@@ -25,6 +25,7 @@ import java.util.Map;
  * @param drainMillis from the end of the window until every service had processed every order, NaN if never
  * @param cores CPU cores each process used in the window
  * @param batches per consumer service: its batches in the window
+ * @param relay the relay's requests to the broker in the window
  * @param cpuMillisPerOrder CPU each process used in the window per order accepted in it, in milliseconds
  * @param brokerMemory the broker's resident memory
  * @param mails the notification service's mails by status after the drain
@@ -43,6 +44,7 @@ record RunFigures(
         double drainMillis,
         Map<String, Double> cores,
         Map<String, ConsumerBatches> batches,
+        ProduceRequests relay,
         Map<String, Double> cpuMillisPerOrder,
         BrokerMemory brokerMemory,
         Map<String, Long> mails) {
@@ -83,6 +85,7 @@ record RunFigures(
             double drainMillis,
             Map<String, Double> cores,
             Map<String, ConsumerBatches> batches,
+            ProduceRequests relay,
             BrokerMemory brokerMemory,
             Map<String, Long> mails) {
         Map<String, GroupLag> lag = new LinkedHashMap<>();
@@ -108,6 +111,7 @@ record RunFigures(
                 drainMillis,
                 cores,
                 batches,
+                relay,
                 perOrder,
                 brokerMemory,
                 mails);
@@ -172,6 +176,11 @@ record RunFigures(
                 OrdersTable.format(s.percentileMillis(50)),
                 OrdersTable.format(s.percentileMillis(99)),
                 s.count()));
+        out.printf(
+                Locale.ROOT,
+                "  relay requests %,.0f of %s records%n",
+                relay.requests(),
+                OrdersTable.format(relay.recordsPerRequest()));
         batches.forEach((consumer, b) -> out.printf(
                 Locale.ROOT,
                 "  batches %-21s %,.0f of %s records, %s ms each, busy %s of the window; %,.0f fetches of %s records%n",

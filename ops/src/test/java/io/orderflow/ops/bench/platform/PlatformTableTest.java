@@ -51,6 +51,7 @@ class PlatformTableTest {
                 drainMillis,
                 cores,
                 batches(),
+                new ProduceRequests(150, 2_000),
                 perOrder,
                 new RunFigures.BrokerMemory(300, 350),
                 Map.of("SENT", 10L));
