@@ -48,71 +48,89 @@ public final class ProduceHandler implements PipelinedApiHandler<ProduceRequest>
         ProduceRequestData data = request.data();
         short acks = data.acks();
         ProduceResponseData response = new ProduceResponseData();
-        List<Pending> pending = new ArrayList<>();
+        // Every partition is appended first and then all are asked to be durable together, so they are fsynced in one
+        // commit round and become readable at the same moment (PartitionLog.awaitDurable(List, List)).
+        List<ProduceResponseData.PartitionProduceResponse> durableResponses = new ArrayList<>();
+        List<PartitionLog> durableLogs = new ArrayList<>();
+        List<Long> durableEnds = new ArrayList<>();
         boolean invalidAcks = acks != 0 && acks != 1 && acks != -1;
-        for (ProduceRequestData.TopicProduceData topicData : data.topicData()) {
-            Optional<Topic> topic =
-                    topicData.name() != null && !topicData.name().isEmpty()
-                            ? logs.topic(topicData.name())
-                            : logs.topic(BrokerNode.ourId(topicData.topicId()));
-            ProduceResponseData.TopicProduceResponse topicResponse = new ProduceResponseData.TopicProduceResponse()
-                    .setName(topicData.name())
-                    .setTopicId(topicData.topicId());
-            for (ProduceRequestData.PartitionProduceData partitionData : topicData.partitionData()) {
-                ProduceResponseData.PartitionProduceResponse partitionResponse =
-                        new ProduceResponseData.PartitionProduceResponse()
-                                .setIndex(partitionData.index())
-                                .setBaseOffset(-1)
-                                .setLogAppendTimeMs(-1)
-                                .setLogStartOffset(-1);
-                topicResponse.partitionResponses().add(partitionResponse);
-                if (invalidAcks) {
-                    partitionResponse.setErrorCode(Errors.INVALID_REQUIRED_ACKS.code());
-                    continue;
-                }
-                Optional<PartitionLog> log = topic.flatMap(t -> logs.partition(t.name(), partitionData.index()));
-                if (log.isEmpty()) {
-                    partitionResponse.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
-                    continue;
-                }
-                try {
-                    MemoryRecords records = (MemoryRecords) partitionData.records();
-                    if (records == null || records.sizeInBytes() == 0) {
-                        partitionResponse
-                                .setErrorCode(Errors.INVALID_RECORD.code())
-                                .setErrorMessage("no records");
+        List<CompletableFuture<Void>> durable;
+        try {
+            for (ProduceRequestData.TopicProduceData topicData : data.topicData()) {
+                Optional<Topic> topic =
+                        topicData.name() != null && !topicData.name().isEmpty()
+                                ? logs.topic(topicData.name())
+                                : logs.topic(BrokerNode.ourId(topicData.topicId()));
+                ProduceResponseData.TopicProduceResponse topicResponse = new ProduceResponseData.TopicProduceResponse()
+                        .setName(topicData.name())
+                        .setTopicId(topicData.topicId());
+                for (ProduceRequestData.PartitionProduceData partitionData : topicData.partitionData()) {
+                    ProduceResponseData.PartitionProduceResponse partitionResponse =
+                            new ProduceResponseData.PartitionProduceResponse()
+                                    .setIndex(partitionData.index())
+                                    .setBaseOffset(-1)
+                                    .setLogAppendTimeMs(-1)
+                                    .setLogStartOffset(-1);
+                    topicResponse.partitionResponses().add(partitionResponse);
+                    if (invalidAcks) {
+                        partitionResponse.setErrorCode(Errors.INVALID_REQUIRED_ACKS.code());
                         continue;
                     }
-                    // Kafka's own checks for v3+: exactly one v2 batch per partition, zstd only from v7. Several
-                    // batches would also let a duplicate first batch hide new ones behind its old offsets.
-                    ProduceRequest.validateRecords(request.version(), records);
-                    // Everything else about the batch (CRC, size, keys on a compacted topic, sequence) is the
-                    // storage's to check: PartitionLog.append.
-                    ByteBuffer buffer = records.buffer();
-                    AppendResult result = log.get().append(buffer);
-                    partitionResponse.setBaseOffset(result.firstOffset()).setLogStartOffset(result.logStartOffset());
-                    if (acks == -1) {
-                        pending.add(new Pending(partitionResponse, log.get().awaitDurable(result.endOffset())));
+                    Optional<PartitionLog> log = topic.flatMap(t -> logs.partition(t.name(), partitionData.index()));
+                    if (log.isEmpty()) {
+                        partitionResponse.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+                        continue;
                     }
-                } catch (RecordWithoutKeyException e) {
-                    // As Kafka's LogValidator: the record at fault is named in record_errors (v8+), so the
-                    // producer fails that record with the message and the rest of its batch as collateral.
-                    partitionResponse
-                            .setErrorCode(ErrorTable.errorFor(e).code())
-                            .setErrorMessage(e.getMessage())
-                            .setRecordErrors(List.of(new ProduceResponseData.BatchIndexAndErrorMessage()
-                                    .setBatchIndex(e.recordIndex())
-                                    .setBatchIndexErrorMessage(e.getMessage())));
-                } catch (LogException | ApiException e) {
-                    partitionResponse
-                            .setErrorCode(ErrorTable.errorFor(e).code())
-                            .setErrorMessage(e.getMessage());
+                    try {
+                        MemoryRecords records = (MemoryRecords) partitionData.records();
+                        if (records == null || records.sizeInBytes() == 0) {
+                            partitionResponse
+                                    .setErrorCode(Errors.INVALID_RECORD.code())
+                                    .setErrorMessage("no records");
+                            continue;
+                        }
+                        // Kafka's own checks for v3+: exactly one v2 batch per partition, zstd only from v7. Several
+                        // batches would also let a duplicate first batch hide new ones behind its old offsets.
+                        ProduceRequest.validateRecords(request.version(), records);
+                        // Everything else about the batch (CRC, size, keys on a compacted topic, sequence) is the
+                        // storage's to check: PartitionLog.append.
+                        ByteBuffer buffer = records.buffer();
+                        AppendResult result = log.get().appendOfRequest(buffer);
+                        partitionResponse
+                                .setBaseOffset(result.firstOffset())
+                                .setLogStartOffset(result.logStartOffset());
+                        durableResponses.add(partitionResponse);
+                        durableLogs.add(log.get());
+                        durableEnds.add(result.endOffset());
+                    } catch (RecordWithoutKeyException e) {
+                        // As Kafka's LogValidator: the record at fault is named in record_errors (v8+), so the
+                        // producer fails that record with the message and the rest of its batch as collateral.
+                        partitionResponse
+                                .setErrorCode(ErrorTable.errorFor(e).code())
+                                .setErrorMessage(e.getMessage())
+                                .setRecordErrors(List.of(new ProduceResponseData.BatchIndexAndErrorMessage()
+                                        .setBatchIndex(e.recordIndex())
+                                        .setBatchIndexErrorMessage(e.getMessage())));
+                    } catch (LogException | ApiException e) {
+                        partitionResponse
+                                .setErrorCode(ErrorTable.errorFor(e).code())
+                                .setErrorMessage(e.getMessage());
+                    }
                 }
+                response.responses().add(topicResponse);
             }
-            response.responses().add(topicResponse);
+        } finally {
+            // Even if the request failed half way, what it appended is committed, as any append is.
+            durable = PartitionLog.awaitDurable(durableLogs, durableEnds);
         }
         if (acks == 0) {
             return () -> null;
+        }
+        List<Pending> pending = new ArrayList<>(durable.size());
+        if (acks == -1) {
+            for (int i = 0; i < durable.size(); i++) {
+                pending.add(new Pending(durableResponses.get(i), durable.get(i)));
+            }
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, data.timeoutMs()));
         return () -> {

@@ -1,6 +1,7 @@
 package io.orderflow.broker.log;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -12,7 +13,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * appends waiting to be durable, in parallel on the flusher threads, and only when the last of those fsyncs is done
  * does it publish what they made durable: first every partition's durable end offset (so its high watermark), then, to
  * every partition, the fetches and producers waiting for it. Partitions asking while a round runs are taken by the
- * next one, so a burst costs about two rounds whatever the number of partitions and producers.
+ * next one, so a burst costs about two rounds whatever the number of partitions and producers. The partitions of one
+ * request are scheduled in one call ({@link PartitionLog#awaitDurable(List, List)}) once all are appended, so they are
+ * always in the same round: scheduled one by one, the first would start a round alone whenever none was running, and
+ * the rest would wait for the next.
  *
  * <p><b>Why rounds and not each partition on its own.</b> A producer's request usually writes several partitions (the
  * relay's batches hold every order of a poll, spread by key). With each partition fsynced and published on its own,
@@ -38,11 +42,15 @@ final class CommitRounds {
         this.flusher = flusher;
     }
 
-    /** Has {@code commit}'s partition fsynced by the next round, starting one if none runs. */
-    void schedule(GroupCommit commit) {
+    /**
+     * Has {@code commits}' partitions fsynced by the next round, starting one if none runs. Partitions scheduled in
+     * one call are always in the same round: a Produce schedules all its partitions once every one is appended,
+     * since the first of them alone would start a round the others could not join.
+     */
+    void schedule(Collection<GroupCommit> commits) {
         List<GroupCommit> round;
         synchronized (this) {
-            queued.add(commit);
+            queued.addAll(commits);
             if (running) {
                 return;
             }

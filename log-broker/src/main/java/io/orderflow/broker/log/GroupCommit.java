@@ -40,6 +40,18 @@ final class GroupCommit {
 
     /** Completes when every offset below {@code endOffset} is on disk. */
     CompletableFuture<Void> awaitDurable(long endOffset) {
+        CompletableFuture<Void> future = enlist(endOffset);
+        if (!future.isDone()) {
+            rounds.schedule(List.of(this));
+        }
+        return future;
+    }
+
+    /**
+     * Registers a wait for {@code endOffset} without asking for a round: the caller schedules this partition with
+     * others ({@link CommitRounds#schedule}) unless the returned future is already complete.
+     */
+    CompletableFuture<Void> enlist(long endOffset) {
         CompletableFuture<Void> future = new CompletableFuture<>();
         synchronized (this) {
             if (endOffset <= durableOffset) {
@@ -47,8 +59,11 @@ final class GroupCommit {
             }
             waiters.computeIfAbsent(endOffset, k -> new ArrayList<>()).add(future);
         }
-        rounds.schedule(this);
         return future;
+    }
+
+    CommitRounds rounds() {
+        return rounds;
     }
 
     synchronized long durableOffset() {

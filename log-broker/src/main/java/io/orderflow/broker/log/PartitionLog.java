@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -158,8 +159,24 @@ public final class PartitionLog implements Closeable {
      * key on every record when the topic is compacted ({@link RecordWithoutKeyException}), then the idempotent
      * producer's epoch and sequence. This is the one place that validates what producers send; the Produce
      * handler adds only the request-level rules of Kafka's protocol.
+     *
+     * <p>Under a policy that syncs every append, the fsync starts at once, whether or not anyone waits for it
+     * (acks=0/1 do not): nothing becomes visible to consumers before it is on disk.
      */
     public AppendResult append(ByteBuffer records) {
+        return append(records, true);
+    }
+
+    /**
+     * As {@link #append(ByteBuffer)}, but leaves starting the fsync to the caller, who appends the other partitions
+     * of the same request and then passes them all to {@link #awaitDurable(List, List)}: started here, the first
+     * partition's fsync would make it readable a round before the others.
+     */
+    public AppendResult appendOfRequest(ByteBuffer records) {
+        return append(records, false);
+    }
+
+    private AppendResult append(ByteBuffer records, boolean startSync) {
         ByteBuffer buf = records.slice();
         List<BatchHeader> headers = checkedHeaders(buf);
         lock.lock();
@@ -198,9 +215,7 @@ public final class PartitionLog implements Closeable {
             if (!policy.syncsEveryAppend()) {
                 waiters.advanceTo(next);
             }
-            if (policy.syncsEveryAppend() || policy.messages() <= unflushedMessages) {
-                // Start the fsync now whether or not this producer waits for it (acks=0/1 do not): under the
-                // default policy nothing becomes visible to consumers before it is on disk.
+            if (policy.syncsEveryAppend() ? startSync : policy.messages() <= unflushedMessages) {
                 groupCommit.awaitDurable(next);
             }
             return new AppendResult(firstOffset, next - 1, logStartOffset, false);
@@ -267,6 +282,39 @@ public final class PartitionLog implements Closeable {
             return CompletableFuture.completedFuture(null);
         }
         return groupCommit.awaitDurable(endOffset);
+    }
+
+    /**
+     * As {@link #awaitDurable(long)} for each of {@code logs} at the same index of {@code endOffsets}, asked
+     * together: partitions that share commit rounds (those of one {@link LogDirectory}) are fsynced in the same round
+     * and become readable at the same moment, so a consumer of all of them receives one request's records in one
+     * fetch. Call it once every append of the request is done ({@link #appendOfRequest}), whatever the request's acks:
+     * under the default policy it is what starts the fsyncs.
+     *
+     * @return one future per log, in the same order
+     */
+    public static List<CompletableFuture<Void>> awaitDurable(List<PartitionLog> logs, List<Long> endOffsets) {
+        if (logs.size() != endOffsets.size()) {
+            throw new IllegalArgumentException(logs.size() + " logs but " + endOffsets.size() + " end offsets");
+        }
+        List<CompletableFuture<Void>> futures = new ArrayList<>(logs.size());
+        Map<CommitRounds, List<GroupCommit>> toSchedule = new LinkedHashMap<>();
+        for (int i = 0; i < logs.size(); i++) {
+            PartitionLog log = logs.get(i);
+            if (!log.config.flushPolicy().syncsEveryAppend()) {
+                futures.add(CompletableFuture.completedFuture(null));
+                continue;
+            }
+            CompletableFuture<Void> future = log.groupCommit.enlist(endOffsets.get(i));
+            if (!future.isDone()) {
+                toSchedule
+                        .computeIfAbsent(log.groupCommit.rounds(), r -> new ArrayList<>())
+                        .add(log.groupCommit);
+            }
+            futures.add(future);
+        }
+        toSchedule.forEach(CommitRounds::schedule);
+        return futures;
     }
 
     private void maybeRoll(int incomingBytes, long nextOffsetAfterAppend) {

@@ -3,6 +3,7 @@ package io.orderflow.broker.log;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayDeque;
+import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
@@ -53,7 +54,7 @@ class CommitRoundsTest {
     }
 
     @Test
-    void partitionsWaitingTogetherBecomeDurableTogetherWhenTheirLastFsyncEnds() {
+    void aPartitionAskingAloneWhileARoundRunsIsInTheNextRound() {
         Partition[] bRef = new Partition[1];
         Partition a = new Partition(rounds, bRef);
         Partition b = new Partition(rounds, new Partition[] {a});
@@ -71,6 +72,27 @@ class CommitRoundsTest {
 
         assertThat(bDurable).isCompleted();
         assertThat(b.commit.durableOffset()).isEqualTo(5);
+    }
+
+    @Test
+    void partitionsAskedTogetherShareTheRoundTheyStart() {
+        Partition a = new Partition(rounds, new Partition[1]);
+        Partition b = new Partition(rounds, new Partition[1]);
+        a.logEnd.set(3);
+        b.logEnd.set(5);
+
+        CompletableFuture<Void> aDurable = a.commit.enlist(3);
+        CompletableFuture<Void> bDurable = b.commit.enlist(5);
+        assertThat(fsyncs).as("enlisting asks for no round").isEmpty();
+        rounds.schedule(List.of(a.commit, b.commit));
+
+        assertThat(fsyncs).as("one round holding both fsyncs").hasSize(2);
+        runOneFsync();
+        assertThat(aDurable).as("the round's other fsync is not done yet").isNotDone();
+        runOneFsync();
+        assertThat(aDurable).isCompleted();
+        assertThat(bDurable).isCompleted();
+        assertThat(fsyncs).as("no second round").isEmpty();
     }
 
     @Test

@@ -428,6 +428,40 @@ class PartitionLogTest {
     }
 
     @Test
+    void theAppendsOfOneRequestStartNoFsyncAndBecomeReadableInTheSameRound() throws Exception {
+        List<Runnable> pendingFlushes = new ArrayList<>();
+        CommitRounds rounds = new CommitRounds(pendingFlushes::add);
+        List<PartitionLog> logs = new ArrayList<>();
+        for (int p = 0; p < 3; p++) {
+            Path partitionDir = Files.createDirectories(dir.resolve("spread-" + p));
+            PartitionLog log = PartitionLog.open(
+                    "spread-" + p, partitionDir, LogConfig.defaults(), clock, LogFiles.real(), rounds);
+            opened.add(log);
+            logs.add(log);
+        }
+
+        List<Long> ends = new ArrayList<>();
+        for (PartitionLog log : logs) {
+            ends.add(log.appendOfRequest(batch(T0, "k", "v")).endOffset());
+        }
+        assertThat(pendingFlushes)
+                .as("no fsync started by the appends themselves")
+                .isEmpty();
+        List<CompletableFuture<Void>> durable = PartitionLog.awaitDurable(logs, ends);
+
+        assertThat(pendingFlushes)
+                .as("one round, every partition's fsync in it")
+                .hasSize(3);
+        pendingFlushes.remove(0).run();
+        pendingFlushes.remove(0).run();
+        assertThat(logs).allSatisfy(log -> assertThat(log.highWatermark()).isZero());
+        pendingFlushes.remove(0).run();
+        assertThat(durable).allSatisfy(f -> assertThat(f).isCompleted());
+        assertThat(logs).allSatisfy(log -> assertThat(log.highWatermark()).isEqualTo(1));
+        assertThat(pendingFlushes).isEmpty();
+    }
+
+    @Test
     void relaxedPolicyAcknowledgesWithoutWaitingForTheDisk() {
         List<Runnable> pendingFlushes = new ArrayList<>();
         LogConfig relaxed = LogConfig.defaults().withFlushPolicy(FlushPolicy.OPERATING_SYSTEM);

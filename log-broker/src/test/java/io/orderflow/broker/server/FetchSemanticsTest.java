@@ -26,10 +26,12 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.Record;
 import org.apache.kafka.common.record.internal.RecordBatch;
 import org.apache.kafka.common.requests.FetchRequest;
 import org.apache.kafka.common.requests.FetchResponse;
+import org.apache.kafka.common.requests.ProduceResponse;
 import org.apache.kafka.common.requests.RequestHeader;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -44,6 +46,8 @@ import org.junit.jupiter.api.io.TempDir;
 class FetchSemanticsTest {
     /** What kafka-clients 4.4 consumers send; topics are named by id. */
     private static final short FETCH_VERSION = 18;
+
+    private static final short PRODUCE_VERSION = 13;
 
     private static final int LONG_WAIT_MS = 60_000;
 
@@ -98,6 +102,38 @@ class FetchSemanticsTest {
             FetchResponse response = answer.join();
             assertThat(response.error()).isEqualTo(Errors.NONE);
             assertThat(values(response)).containsExactly("wake up");
+        }
+    }
+
+    @Test
+    void aLongPollWokenByAProduceAnswersWithEveryPartitionTheProduceWrote() throws Exception {
+        int partitions = 6;
+        RequestCorpus.Target spread = newTopic("spread", partitions);
+        List<Integer> all =
+                java.util.stream.IntStream.range(0, partitions).boxed().toList();
+        Map<Integer, MemoryRecords> oneRequest = new LinkedHashMap<>();
+        all.forEach(p -> oneRequest.put(p, RequestCorpus.records("k" + p, "in-" + p)));
+        NetworkStats stats = broker.broker().server().stats();
+        for (int round = 0; round < 5; round++) {
+            try (WireClient consumer = WireClient.connect(broker.broker().port());
+                    WireClient producer = WireClient.connect(broker.broker().port())) {
+                long bytesIn = stats.bytesIn();
+                CompletableFuture<FetchResponse> answer = fetchAsync(
+                        consumer,
+                        RequestCorpus.fetch(spread, all, round, LONG_WAIT_MS, 1024 * 1024, FETCH_VERSION),
+                        10 + round);
+                await().atMost(Duration.ofSeconds(10)).until(() -> stats.bytesIn() > bytesIn);
+                ProduceResponse produced = (ProduceResponse) producer.receive(producer.send(
+                        RequestCorpus.produce(spread, oneRequest, (short) -1, PRODUCE_VERSION), 20 + round));
+                assertThat(produced.errorCounts()).containsOnlyKeys(Errors.NONE);
+
+                // acks=all: the partitions became readable in one commit round, so the fetch they woke has all six.
+                await().atMost(Duration.ofSeconds(10)).until(answer::isDone);
+                assertThat(values(answer.join()))
+                        .as("round %d", round)
+                        .containsExactlyInAnyOrderElementsOf(
+                                all.stream().map(p -> "in-" + p).toList());
+            }
         }
     }
 
