@@ -89,6 +89,8 @@ public final class KafkaPerfBenchmark {
         System.out.printf(
                 "%nMedians of %d runs, finished %s, load average %s%n%n", options.runs(), Instant.now(), loadAverage());
         benchmark.table.print(System.out);
+        System.out.println();
+        System.out.println("command: " + options.command());
         benchmark.deleteData();
         if (!benchmark.table.failures().isEmpty()) {
             System.exit(1);

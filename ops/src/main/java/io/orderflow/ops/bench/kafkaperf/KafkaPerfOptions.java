@@ -27,6 +27,7 @@ import java.util.Set;
  *     are then not the default broker's, and the header says so
  * @param kafkaSettings extra {@code KEY=VALUE} lines for Apache Kafka's {@code server.properties}, e.g.
  *     {@code log.flush.interval.messages=1} for Kafka with our durability (fsync before acknowledging)
+ * @param commandLine the options as a person would type them: as given, minus what the script passes itself
  */
 record KafkaPerfOptions(
         long records,
@@ -40,7 +41,8 @@ record KafkaPerfOptions(
         Path ourBroker,
         List<String> brokers,
         List<String> ourSettings,
-        List<String> kafkaSettings) {
+        List<String> kafkaSettings,
+        List<String> commandLine) {
 
     static final String USAGE = """
             Usage: ops/bench/kafka-perf [--records N] [--latency-records N] [--runs N] [--sizes 1024,100]
@@ -76,8 +78,14 @@ record KafkaPerfOptions(
                 Path.of(values.text("our-broker", "log-broker/target")),
                 values.brokers("kafka,ours"),
                 values.settings("our-settings"),
-                values.settings("kafka-settings"));
+                values.settings("kafka-settings"),
+                values.commandLine());
         values.requireAllTaken();
         return options;
+    }
+
+    /** The command that measured these figures, as printed beside them. */
+    String command() {
+        return commandLine.isEmpty() ? "ops/bench/kafka-perf" : "ops/bench/kafka-perf " + String.join(" ", commandLine);
     }
 }

@@ -22,6 +22,7 @@ class KafkaPerfOptionsTest {
         assertThat(options.ourSettings()).isEmpty();
         assertThat(options.kafkaSettings()).isEmpty();
         assertThat(options.ourBroker()).isEqualTo(Path.of("log-broker/target"));
+        assertThat(options.command()).isEqualTo("ops/bench/kafka-perf");
     }
 
     @Test
@@ -50,6 +51,11 @@ class KafkaPerfOptionsTest {
         assertThat(options.ourSettings()).containsExactly("log.flush.interval.messages=9223372036854775807");
         assertThat(options.kafkaSettings()).containsExactly("log.flush.interval.messages=1");
         assertThat(options.ourBroker()).isEqualTo(Path.of("ops/target/kafka-perf/ours"));
+        assertThat(options.command())
+                .as("the command as typed: the script's own --our-broker left out")
+                .isEqualTo("ops/bench/kafka-perf --records 3,000,000,000 --latency-records 500 --runs 1 --sizes 100"
+                        + " --brokers ours --our-settings log.flush.interval.messages=9223372036854775807"
+                        + " --kafka-settings log.flush.interval.messages=1");
     }
 
     @Test
