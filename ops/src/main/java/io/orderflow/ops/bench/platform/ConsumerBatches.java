@@ -3,9 +3,6 @@ package io.orderflow.ops.bench.platform;
 import io.orderflow.ops.bench.orders.PrometheusText;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 
 /**
@@ -28,20 +25,9 @@ record ConsumerBatches(double batches, double records, double seconds, double fe
     /** The Kafka client id Quarkus Messaging gives the consumer of the services' source channel, {@code orders}. */
     static final String SOURCE_CLIENT = "kafka-consumer-orders";
 
-    private static final HttpClient HTTP =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
     /** Reads the counters of {@code group} from the service at {@code baseUri}; NaN for what it does not expose. */
     static ConsumerBatches read(URI baseUri, String group) throws IOException, InterruptedException {
-        HttpResponse<String> response = HTTP.send(
-                HttpRequest.newBuilder(baseUri.resolve("/q/metrics"))
-                        .timeout(Duration.ofSeconds(10))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
-        if (response.statusCode() != 200) {
-            throw new IOException("GET " + baseUri.resolve("/q/metrics") + " answered " + response.statusCode());
-        }
-        return parse(response.body(), group);
+        return parse(ServiceMetrics.scrape(baseUri), group);
     }
 
     private static final String SOURCE_LABEL = "client_id=\"" + SOURCE_CLIENT + "\"";

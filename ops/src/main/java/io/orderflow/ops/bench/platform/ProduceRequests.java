@@ -3,10 +3,6 @@ package io.orderflow.ops.bench.platform;
 import io.orderflow.ops.bench.orders.PrometheusText;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 
 /**
  * The relay's requests to the broker as its Kafka producer counts them ({@code kafka_producer_request_total} and {@code
@@ -21,20 +17,10 @@ import java.time.Duration;
 record ProduceRequests(double requests, double records) {
     static final String RELAY_CLIENT = "outbox-relay";
     private static final String LABEL = "client_id=\"" + RELAY_CLIENT + "\"";
-    private static final HttpClient HTTP =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     /** Reads the relay's counters from the service at {@code baseUri}; NaN for what it does not expose. */
     static ProduceRequests read(URI baseUri) throws IOException, InterruptedException {
-        HttpResponse<String> response = HTTP.send(
-                HttpRequest.newBuilder(baseUri.resolve("/q/metrics"))
-                        .timeout(Duration.ofSeconds(10))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
-        if (response.statusCode() != 200) {
-            throw new IOException("GET " + baseUri.resolve("/q/metrics") + " answered " + response.statusCode());
-        }
-        return parse(response.body());
+        return parse(ServiceMetrics.scrape(baseUri));
     }
 
     static ProduceRequests parse(String exposition) {
