@@ -8,7 +8,9 @@ import io.orderflow.broker.log.RecordWithoutKeyException;
 import io.orderflow.broker.log.Topic;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -41,6 +43,9 @@ public final class ProduceHandler implements PipelinedApiHandler<ProduceRequest>
         this.logs = logs;
     }
 
+    /** A partition of the request that was appended, and its answer. */
+    private record Appended(ProduceResponseData.PartitionProduceResponse response, PartitionLog log) {}
+
     private record Pending(ProduceResponseData.PartitionProduceResponse response, CompletableFuture<Void> durable) {}
 
     @Override
@@ -49,12 +54,11 @@ public final class ProduceHandler implements PipelinedApiHandler<ProduceRequest>
         short acks = data.acks();
         ProduceResponseData response = new ProduceResponseData();
         // Every partition is appended first and then all are asked to be durable together, so they are fsynced in one
-        // commit round and become readable at the same moment (PartitionLog.awaitDurable(List, List)).
-        List<ProduceResponseData.PartitionProduceResponse> durableResponses = new ArrayList<>();
-        List<PartitionLog> durableLogs = new ArrayList<>();
-        List<Long> durableEnds = new ArrayList<>();
+        // commit round and become readable at the same moment (PartitionLog.awaitDurable(Map)).
+        List<Appended> appended = new ArrayList<>();
+        Map<PartitionLog, Long> endOffsets = new LinkedHashMap<>();
         boolean invalidAcks = acks != 0 && acks != 1 && acks != -1;
-        List<CompletableFuture<Void>> durable;
+        Map<PartitionLog, CompletableFuture<Void>> durable;
         try {
             for (ProduceRequestData.TopicProduceData topicData : data.topicData()) {
                 Optional<Topic> topic =
@@ -99,9 +103,8 @@ public final class ProduceHandler implements PipelinedApiHandler<ProduceRequest>
                         partitionResponse
                                 .setBaseOffset(result.firstOffset())
                                 .setLogStartOffset(result.logStartOffset());
-                        durableResponses.add(partitionResponse);
-                        durableLogs.add(log.get());
-                        durableEnds.add(result.endOffset());
+                        appended.add(new Appended(partitionResponse, log.get()));
+                        endOffsets.merge(log.get(), result.endOffset(), Math::max);
                     } catch (RecordWithoutKeyException e) {
                         // As Kafka's LogValidator: the record at fault is named in record_errors (v8+), so the
                         // producer fails that record with the message and the rest of its batch as collateral.
@@ -121,17 +124,16 @@ public final class ProduceHandler implements PipelinedApiHandler<ProduceRequest>
             }
         } finally {
             // Even if the request failed half way, what it appended is committed, as any append is.
-            durable = PartitionLog.awaitDurable(durableLogs, durableEnds);
+            durable = PartitionLog.awaitDurable(endOffsets);
         }
         if (acks == 0) {
             return () -> null;
         }
-        List<Pending> pending = new ArrayList<>(durable.size());
-        if (acks == -1) {
-            for (int i = 0; i < durable.size(); i++) {
-                pending.add(new Pending(durableResponses.get(i), durable.get(i)));
-            }
-        }
+        List<Pending> pending = acks == -1
+                ? appended.stream()
+                        .map(a -> new Pending(a.response(), durable.get(a.log())))
+                        .toList()
+                : List.of();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, data.timeoutMs()));
         return () -> {
             awaitDurability(pending, deadline);

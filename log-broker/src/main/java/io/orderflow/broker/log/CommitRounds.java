@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * does it publish what they made durable: first every partition's durable end offset (so its high watermark), then, to
  * every partition, the fetches and producers waiting for it. Partitions asking while a round runs are taken by the
  * next one, so a burst costs about two rounds whatever the number of partitions and producers. The partitions of one
- * request are scheduled in one call ({@link PartitionLog#awaitDurable(List, List)}) once all are appended, so they are
+ * request are scheduled in one call ({@link PartitionLog#awaitDurable(Map)}) once all are appended, so they are
  * always in the same round: scheduled one by one, the first would start a round alone whenever none was running, and
  * the rest would wait for the next.
  *

@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Durability.</b> Every partition's group commit runs in the same {@link CommitRounds}: the appends waiting
  * when a round starts are fsynced together and become readable together, and a Produce's partitions always wait in the
- * same round ({@link PartitionLog#appendOfRequest}, {@link PartitionLog#awaitDurable(List, List)}).
+ * same round ({@link PartitionLog#appendOfRequest}, {@link PartitionLog#awaitDurable(Map)}).
  *
  * <p><b>Thread-safety.</b> Topic changes (create, delete, add partitions, alter config) are serialised;
  * lookups are lock-free and may run concurrently with them.

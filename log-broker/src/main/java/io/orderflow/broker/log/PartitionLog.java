@@ -169,7 +169,7 @@ public final class PartitionLog implements Closeable {
 
     /**
      * As {@link #append(ByteBuffer)}, but leaves starting the fsync to the caller, who appends the other partitions
-     * of the same request and then passes them all to {@link #awaitDurable(List, List)}: started here, the first
+     * of the same request and then passes them all to {@link #awaitDurable(Map)}: started here, the first
      * partition's fsync would make it readable a round before the others.
      */
     public AppendResult appendOfRequest(ByteBuffer records) {
@@ -285,34 +285,28 @@ public final class PartitionLog implements Closeable {
     }
 
     /**
-     * As {@link #awaitDurable(long)} for each of {@code logs} at the same index of {@code endOffsets}, asked
-     * together: partitions that share commit rounds (those of one {@link LogDirectory}) are fsynced in the same round
-     * and become readable at the same moment, so a consumer of all of them receives one request's records in one
-     * fetch. Call it once every append of the request is done ({@link #appendOfRequest}), whatever the request's acks:
-     * under the default policy it is what starts the fsyncs.
+     * As {@link #awaitDurable(long)} for each log up to its end offset, asked together: partitions that share commit
+     * rounds (those of one {@link LogDirectory}) are fsynced in the same round and become readable at the same moment,
+     * so a consumer of all of them receives one request's records in one fetch. Call it once every append of the
+     * request is done ({@link #appendOfRequest}), whatever the request's acks: under the default policy it is what
+     * starts the fsyncs.
      *
-     * @return one future per log, in the same order
+     * @return each log's future, in the map's order
      */
-    public static List<CompletableFuture<Void>> awaitDurable(List<PartitionLog> logs, List<Long> endOffsets) {
-        if (logs.size() != endOffsets.size()) {
-            throw new IllegalArgumentException(logs.size() + " logs but " + endOffsets.size() + " end offsets");
-        }
-        List<CompletableFuture<Void>> futures = new ArrayList<>(logs.size());
+    public static Map<PartitionLog, CompletableFuture<Void>> awaitDurable(Map<PartitionLog, Long> endOffsets) {
+        Map<PartitionLog, CompletableFuture<Void>> futures = new LinkedHashMap<>();
         Map<CommitRounds, List<GroupCommit>> toSchedule = new LinkedHashMap<>();
-        for (int i = 0; i < logs.size(); i++) {
-            PartitionLog log = logs.get(i);
-            if (!log.config.flushPolicy().syncsEveryAppend()) {
-                futures.add(CompletableFuture.completedFuture(null));
-                continue;
-            }
-            CompletableFuture<Void> future = log.groupCommit.enlist(endOffsets.get(i));
+        endOffsets.forEach((log, endOffset) -> {
+            CompletableFuture<Void> future = log.config.flushPolicy().syncsEveryAppend()
+                    ? log.groupCommit.enlist(endOffset)
+                    : CompletableFuture.completedFuture(null);
             if (!future.isDone()) {
                 toSchedule
                         .computeIfAbsent(log.groupCommit.rounds(), r -> new ArrayList<>())
                         .add(log.groupCommit);
             }
-            futures.add(future);
-        }
+            futures.put(log, future);
+        });
         toSchedule.forEach(CommitRounds::schedule);
         return futures;
     }

@@ -12,7 +12,10 @@ import java.nio.file.Files;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
@@ -440,14 +443,15 @@ class PartitionLogTest {
             logs.add(log);
         }
 
-        List<Long> ends = new ArrayList<>();
+        Map<PartitionLog, Long> ends = new LinkedHashMap<>();
         for (PartitionLog log : logs) {
-            ends.add(log.appendOfRequest(batch(T0, "k", "v")).endOffset());
+            ends.put(log, log.appendOfRequest(batch(T0, "k", "v")).endOffset());
         }
         assertThat(pendingFlushes)
                 .as("no fsync started by the appends themselves")
                 .isEmpty();
-        List<CompletableFuture<Void>> durable = PartitionLog.awaitDurable(logs, ends);
+        Collection<CompletableFuture<Void>> durable =
+                PartitionLog.awaitDurable(ends).values();
 
         assertThat(pendingFlushes)
                 .as("one round, every partition's fsync in it")
