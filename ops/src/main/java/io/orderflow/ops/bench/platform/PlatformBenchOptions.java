@@ -13,7 +13,9 @@ import java.util.Set;
  * @param rates the offered loads to measure, {@code POST /orders} per second on a fixed schedule (open loop), lowest
  *     first: the ladder on which the highest rate every consumer group keeps up with is found
  * @param duration the measured window, after the warm-up
- * @param warmup load at the same rate before the window, not measured (JIT, pools, the groups' first fetches)
+ * @param warmup load at the same rate before the window, not measured: the JIT compilers of seven JVMs, pools, the
+ *     groups' first fetches. On two cores the compilers are busy for most of the first two minutes; a 30 s warm-up
+ *     capped the platform near 1,400 orders/s where a 120 s one sustains 2,000 (docs/benchmarks.md)
  * @param drain after the window, how long to wait until every service has processed every order
  * @param runs how many times each rate is measured on each broker; every measurement starts the whole platform afresh,
  *     and the brokers alternate which goes first
@@ -55,7 +57,7 @@ record PlatformBenchOptions(
 
               --rates LIST            offered POST /orders per second, open loop, each measured (default 300,450,600)
               --duration-seconds N    measured window (default 60)
-              --warmup-seconds N      load before the window, not measured (default 30)
+              --warmup-seconds N      load before the window, not measured (default 120)
               --drain-seconds N       wait after the window until every service processed every order (default 120)
               --runs N                measurements of each rate on each broker, alternating brokers (default 1)
               --brokers LIST          ours, kafka or both (default ours,kafka)
@@ -76,7 +78,7 @@ record PlatformBenchOptions(
                         .sorted()
                         .toList(),
                 Duration.ofSeconds(values.positive("duration-seconds", "60")),
-                Duration.ofSeconds(values.nonNegative("warmup-seconds", "30")),
+                Duration.ofSeconds(values.nonNegative("warmup-seconds", "120")),
                 Duration.ofSeconds(values.positive("drain-seconds", "120")),
                 values.positive("runs", "1"),
                 values.brokers("ours,kafka"),

@@ -16,7 +16,7 @@ class PlatformBenchOptionsTest {
 
         assertThat(options.rates()).containsExactly(300, 450, 600);
         assertThat(options.brokers()).containsExactly("ours", "kafka");
-        assertThat(options.warmup()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(options.warmup()).isEqualTo(Duration.ofSeconds(120));
         assertThat(options.duration()).isEqualTo(Duration.ofSeconds(60));
         assertThat(options.drain()).isEqualTo(Duration.ofSeconds(120));
         assertThat(options.runs()).isEqualTo(1);
