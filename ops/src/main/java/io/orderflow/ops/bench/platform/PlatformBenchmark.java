@@ -1,8 +1,7 @@
 package io.orderflow.ops.bench.platform;
 
-import com.icegreen.greenmail.util.GreenMail;
-import com.icegreen.greenmail.util.ServerSetup;
 import io.orderflow.ops.bench.Directories;
+import io.orderflow.ops.bench.SmtpSink;
 import io.orderflow.ops.bench.kafkaperf.ApacheKafkaLauncher;
 import io.orderflow.ops.bench.kafkaperf.BrokerLauncher;
 import io.orderflow.ops.bench.kafkaperf.OrderflowBrokerLauncher;
@@ -81,9 +80,9 @@ public final class PlatformBenchmark {
     private final Path services;
     private final Path work;
     private final BenchPostgres postgres;
-    private final GreenMail smtp;
+    private final SmtpSink smtp;
 
-    private PlatformBenchmark(PlatformBenchOptions options, BenchPostgres postgres, GreenMail smtp) {
+    private PlatformBenchmark(PlatformBenchOptions options, BenchPostgres postgres, SmtpSink smtp) {
         this.options = options;
         this.services = options.services().toAbsolutePath();
         this.work = options.workDir().toAbsolutePath();
@@ -111,8 +110,7 @@ public final class PlatformBenchmark {
                             : new ApacheKafkaLauncher(options.kafkaLib(), options.kafkaSettings()));
         }
         Runtime.getRuntime().addShutdownHook(new Thread(ChildProcesses::stopAll, "stop-services-and-broker"));
-        GreenMail smtp = new GreenMail(new ServerSetup(0, "127.0.0.1", ServerSetup.PROTOCOL_SMTP));
-        smtp.start();
+        SmtpSink smtp = SmtpSink.start("127.0.0.1");
         PlatformTable table = new PlatformTable(options.rates(), options.brokers(), options.runs());
         try (BenchPostgres postgres = BenchPostgres.start(options.workDir().resolve("postgres"), "on")) {
             PlatformBenchmark benchmark = new PlatformBenchmark(options, postgres, smtp);
@@ -137,7 +135,7 @@ public final class PlatformBenchmark {
                 }
             }
         } finally {
-            smtp.stop();
+            smtp.close();
         }
         System.out.printf(
                 "%nMedians of %d runs, finished %s, load average %s%n%n",
@@ -188,11 +186,11 @@ public final class PlatformBenchmark {
         launchers.values().forEach(launcher -> System.out.println("broker: " + launcher.describe()));
         System.out.println("services: " + services + "/<service>/quarkus-run.jar, java -jar with JVM defaults,"
                 + " configuration defaults except datasource, bootstrap servers, SMTP server and HTTP port; the same"
-                + " jars on every broker; PostgreSQL durable (fsync on, synchronous_commit on); SMTP: GreenMail in the"
-                + " driver");
+                + " jars on every broker; PostgreSQL durable (fsync on, synchronous_commit on); SMTP: a sink in the"
+                + " driver that accepts and discards every mail (SmtpSink)");
         System.out.println("driver: java "
                 + String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments())
-                + " (load generator, lag sampler, GreenMail; its CPU is reported with the rest)");
+                + " (load generator, lag sampler, SMTP sink; its CPU is reported with the rest)");
     }
 
     private RunFigures measure(String broker, BrokerLauncher launcher, int rate, int run) throws Exception {
@@ -205,7 +203,6 @@ public final class PlatformBenchmark {
                 run,
                 options.runs(),
                 Machine.loadAverage());
-        smtp.purgeEmailFromAllMailboxes();
         Path logs = work.resolve("logs");
         Path brokerDir = work.resolve("data").resolve(label);
         Directories.deleteRecursively(brokerDir);
@@ -257,9 +254,7 @@ public final class PlatformBenchmark {
         }
         if (name.equals("notification-service")) {
             builder.property("quarkus.mailer.host", "127.0.0.1")
-                    .property(
-                            "quarkus.mailer.port",
-                            Integer.toString(smtp.getSmtp().getPort()));
+                    .property("quarkus.mailer.port", Integer.toString(smtp.port()));
         }
         return builder.start();
     }
