@@ -55,7 +55,7 @@ record PlatformBenchOptions(
                                       [--runs N] [--brokers ours,kafka] [--partitions N] [--max-in-flight N]
                                       [--our-settings K=V,...] [--kafka-settings K=V,...] [--skip-build]
 
-              --rates LIST            offered POST /orders per second, open loop, each measured (default 300,450,600)
+              --rates LIST            offered POST /orders per second, open loop, each measured (default 600,1200,2000)
               --duration-seconds N    measured window (default 60)
               --warmup-seconds N      load before the window, not measured (default 120)
               --drain-seconds N       wait after the window until every service processed every order (default 120)
@@ -73,7 +73,7 @@ record PlatformBenchOptions(
     static PlatformBenchOptions parse(String... args) {
         CommandLineOptions values = CommandLineOptions.parse(args, PLUMBING, USAGE);
         PlatformBenchOptions options = new PlatformBenchOptions(
-                values.positives("rates", "300,450,600").stream()
+                values.positives("rates", "600,1200,2000").stream()
                         .distinct()
                         .sorted()
                         .toList(),

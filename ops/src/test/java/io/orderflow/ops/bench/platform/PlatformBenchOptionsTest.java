@@ -14,7 +14,7 @@ class PlatformBenchOptionsTest {
     void defaultsMeasureBothBrokersOnALadderOfRates() {
         PlatformBenchOptions options = PlatformBenchOptions.parse();
 
-        assertThat(options.rates()).containsExactly(300, 450, 600);
+        assertThat(options.rates()).containsExactly(600, 1200, 2000);
         assertThat(options.brokers()).containsExactly("ours", "kafka");
         assertThat(options.warmup()).isEqualTo(Duration.ofSeconds(120));
         assertThat(options.duration()).isEqualTo(Duration.ofSeconds(60));
