@@ -61,6 +61,11 @@ public final class CommandLineOptions {
         return new CommandLineOptions(values, commandLine, usage);
     }
 
+    /** {@code script} followed by {@code commandLine}: the command a person would type to measure the same. */
+    public static String command(String script, List<String> commandLine) {
+        return commandLine.isEmpty() ? script : script + " " + String.join(" ", commandLine);
+    }
+
     /** The options as given, minus the script's plumbing, as {@code --name value} each. */
     public List<String> commandLine() {
         return commandLine;

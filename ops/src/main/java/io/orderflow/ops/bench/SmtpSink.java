@@ -2,6 +2,7 @@ package io.orderflow.ops.bench;
 
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetSocket;
 import io.vertx.core.parsetools.RecordParser;
@@ -91,7 +92,7 @@ public final class SmtpSink implements AutoCloseable {
                     inData = true;
                     socket.write("354 end data with <CR><LF>.<CR><LF>\r\n");
                 }
-                case "QUIT" -> socket.end(io.vertx.core.buffer.Buffer.buffer("221 2.0.0 bye\r\n"));
+                case "QUIT" -> socket.end(Buffer.buffer("221 2.0.0 bye\r\n"));
                 default -> socket.write("502 5.5.2 command not recognized\r\n");
             }
         }

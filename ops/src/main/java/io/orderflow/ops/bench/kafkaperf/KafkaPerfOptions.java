@@ -86,6 +86,6 @@ record KafkaPerfOptions(
 
     /** The command that measured these figures, as printed beside them. */
     String command() {
-        return commandLine.isEmpty() ? "ops/bench/kafka-perf" : "ops/bench/kafka-perf " + String.join(" ", commandLine);
+        return CommandLineOptions.command("ops/bench/kafka-perf", commandLine);
     }
 }

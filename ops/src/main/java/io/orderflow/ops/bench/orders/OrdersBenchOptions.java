@@ -110,6 +110,6 @@ record OrdersBenchOptions(
 
     /** {@code ops/bench/orders} and the options as given, minus the script's plumbing. */
     String command() {
-        return commandLine.isEmpty() ? "ops/bench/orders" : "ops/bench/orders " + String.join(" ", commandLine);
+        return CommandLineOptions.command("ops/bench/orders", commandLine);
     }
 }

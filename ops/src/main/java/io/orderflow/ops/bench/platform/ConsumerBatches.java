@@ -1,8 +1,6 @@
 package io.orderflow.ops.bench.platform;
 
 import io.orderflow.ops.bench.orders.PrometheusText;
-import java.io.IOException;
-import java.net.URI;
 import java.time.Duration;
 
 /**
@@ -24,11 +22,6 @@ import java.time.Duration;
 record ConsumerBatches(double batches, double records, double seconds, double fetches, double fetchedRecords) {
     /** The Kafka client id Quarkus Messaging gives the consumer of the services' source channel, {@code orders}. */
     static final String SOURCE_CLIENT = "kafka-consumer-orders";
-
-    /** Reads the counters of {@code group} from the service at {@code baseUri}; NaN for what it does not expose. */
-    static ConsumerBatches read(URI baseUri, String group) throws IOException, InterruptedException {
-        return parse(ServiceMetrics.scrape(baseUri), group);
-    }
 
     private static final String SOURCE_LABEL = "client_id=\"" + SOURCE_CLIENT + "\"";
 

@@ -96,6 +96,6 @@ record PlatformBenchOptions(
 
     /** {@code ops/bench/platform} and the options as given, minus the script's plumbing. */
     String command() {
-        return commandLine.isEmpty() ? "ops/bench/platform" : "ops/bench/platform " + String.join(" ", commandLine);
+        return CommandLineOptions.command("ops/bench/platform", commandLine);
     }
 }

@@ -292,13 +292,13 @@ public final class PlatformBenchmark {
             CpuTime.Reading cpuFrom = CpuTime.Reading.take(processes);
             Map<String, ConsumerBatches> batchesFrom = batches(started);
             ProduceRequests relayFrom =
-                    ProduceRequests.read(started.get("outbox-relay").baseUri());
+                    ProduceRequests.parse(started.get("outbox-relay").metrics());
             OpenLoopLoad.sleepUntil(measureTo);
             CpuTime.Reading cpuTo = CpuTime.Reading.take(processes);
             Map<String, ConsumerBatches> batches = new LinkedHashMap<>();
             batches(started).forEach((consumer, to) -> batches.put(consumer, to.since(batchesFrom.get(consumer))));
             ProduceRequests relay =
-                    ProduceRequests.read(started.get("outbox-relay").baseUri()).since(relayFrom);
+                    ProduceRequests.parse(started.get("outbox-relay").metrics()).since(relayFrom);
             double brokerRss = running.rssMiB();
             OpenLoopLoad.Result loaded;
             try {
@@ -344,7 +344,7 @@ public final class PlatformBenchmark {
             throws IOException, InterruptedException {
         Map<String, ConsumerBatches> batches = new LinkedHashMap<>();
         for (String consumer : CONSUMERS) {
-            batches.put(consumer, ConsumerBatches.read(started.get(consumer).baseUri(), consumer));
+            batches.put(consumer, ConsumerBatches.parse(started.get(consumer).metrics(), consumer));
         }
         return batches;
     }

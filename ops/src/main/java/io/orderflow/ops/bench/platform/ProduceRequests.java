@@ -1,8 +1,6 @@
 package io.orderflow.ops.bench.platform;
 
 import io.orderflow.ops.bench.orders.PrometheusText;
-import java.io.IOException;
-import java.net.URI;
 
 /**
  * The relay's requests to the broker as its Kafka producer counts them ({@code kafka_producer_request_total} and {@code
@@ -17,11 +15,6 @@ import java.net.URI;
 record ProduceRequests(double requests, double records) {
     static final String RELAY_CLIENT = "outbox-relay";
     private static final String LABEL = "client_id=\"" + RELAY_CLIENT + "\"";
-
-    /** Reads the relay's counters from the service at {@code baseUri}; NaN for what it does not expose. */
-    static ProduceRequests read(URI baseUri) throws IOException, InterruptedException {
-        return parse(ServiceMetrics.scrape(baseUri));
-    }
 
     static ProduceRequests parse(String exposition) {
         return new ProduceRequests(
