@@ -24,6 +24,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -42,9 +43,10 @@ import java.util.UUID;
  *       ({@code SHIPPED_FIRST}).
  * </ul>
  *
- * <p><b>A batch at once.</b> A batch reads what it needs in three statements, decides every event in memory in record
- * order ({@link ReservationBook}), and writes the outcome in four: reservations, reservation lines, stock, outbox. One
- * event is a batch of one, so both paths of {@link EventHandler} run the same code.
+ * <p><b>A batch at once.</b> A batch reads what it needs in two statements (its reservations, each row with the lines the
+ * order holds; the stock rows), decides every event in memory in record order ({@link ReservationBook}), and writes the
+ * outcome in three: reservations with their lines, stock, outbox. One event is a batch of one, so both paths of
+ * {@link EventHandler} run the same code.
  *
  * <p><b>Locks.</b> A batch takes its orders' advisory locks first (sorted; the outbox rule, and what serialises the main
  * and retry consumers on one order), then their reservation rows, then the stock rows it touches in SKU order, so
@@ -59,25 +61,31 @@ public final class InventoryLedger implements EventHandler {
 
     // Keys as a joined unnest(), not "= ANY (?)": without statistics (a young table) the planner may scan the table
     // and test every row against every element; the join probes the primary key once per key instead.
-    private static final String SELECT_RESERVATIONS =
-            "SELECT r.order_id, r.status FROM unnest(?::text[]) AS k (order_id)"
-                    + " JOIN reservations r ON r.order_id = k.order_id ORDER BY r.order_id FOR UPDATE OF r";
-    private static final String SELECT_LINES = "SELECT l.order_id, l.sku, l.quantity FROM unnest(?::text[]) AS k"
-            + " (order_id) JOIN reservation_lines l ON l.order_id = k.order_id";
+    private static final String SELECT_RESERVATIONS = "SELECT r.order_id, r.status, r.line_skus, r.line_quantities"
+            + " FROM unnest(?::text[]) AS k (order_id) JOIN reservations r ON r.order_id = k.order_id"
+            + " ORDER BY r.order_id FOR UPDATE OF r";
     private static final String LOCK_STOCK = "SELECT s.sku, s.on_hand, s.reserved FROM unnest(?::text[]) AS k (sku)"
             + " JOIN stock s ON s.sku = k.sku ORDER BY s.sku FOR UPDATE OF s";
+    // Short SKUs and lines arrive flattened, one (order, SKU) pair per element, and are regrouped per order by hashing:
+    // a correlated subquery per order would compare every order with every line of the batch.
     private static final String UPSERT_RESERVATIONS = """
-            INSERT INTO reservations (order_id, status, reason, short_skus)
-            SELECT r.order_id, r.status, r.reason,
-                   ARRAY(SELECT s.sku FROM unnest(?::text[], ?::text[]) WITH ORDINALITY AS s (order_id, sku, n)
-                         WHERE s.order_id = r.order_id ORDER BY s.n)
+            WITH short AS (
+                SELECT order_id, array_agg(sku ORDER BY n) AS skus
+                FROM unnest(?::text[], ?::text[]) WITH ORDINALITY AS s (order_id, sku, n)
+                GROUP BY order_id),
+            held AS (
+                SELECT order_id, array_agg(sku ORDER BY n) AS skus, array_agg(quantity ORDER BY n) AS quantities
+                FROM unnest(?::text[], ?::text[], ?::integer[]) WITH ORDINALITY AS l (order_id, sku, quantity, n)
+                GROUP BY order_id)
+            INSERT INTO reservations (order_id, status, reason, short_skus, line_skus, line_quantities)
+            SELECT r.order_id, r.status, r.reason, coalesce(short.skus, '{}'), coalesce(held.skus, '{}'),
+                   coalesce(held.quantities, '{}')
             FROM unnest(?::text[], ?::text[], ?::text[]) AS r (order_id, status, reason)
+            LEFT JOIN short ON short.order_id = r.order_id
+            LEFT JOIN held ON held.order_id = r.order_id
             ON CONFLICT (order_id) DO UPDATE SET status = excluded.status, reason = excluded.reason,
-                short_skus = excluded.short_skus, updated_at = clock_timestamp()
-            """;
-    private static final String INSERT_LINES = """
-            INSERT INTO reservation_lines (order_id, sku, quantity)
-            SELECT * FROM unnest(?::text[], ?::text[], ?::integer[])
+                short_skus = excluded.short_skus, line_skus = excluded.line_skus,
+                line_quantities = excluded.line_quantities, updated_at = clock_timestamp()
             """;
     private static final String UPDATE_STOCK = """
             UPDATE stock s SET on_hand = u.on_hand, reserved = u.reserved, updated_at = clock_timestamp()
@@ -116,9 +124,14 @@ public final class InventoryLedger implements EventHandler {
             }
         }
         HeldAggregateLocks locks = AggregateLocks.acquire(tx, orderIds, tx);
-        Map<String, String> statuses = reservations(tx, orderIds);
-        Map<String, Map<String, Integer>> lines = linesOfReserved(tx, statuses);
-        lines.values().forEach(held -> skus.addAll(held.keySet()));
+        Map<String, String> statuses = new HashMap<>();
+        Map<String, SortedMap<String, Integer>> lines = new HashMap<>();
+        readReservations(tx, orderIds, statuses, lines);
+        lines.forEach((orderId, held) -> {
+            if (statuses.get(orderId).equals(ReservationBook.RESERVED)) {
+                skus.addAll(held.keySet()); // what a cancellation releases or a shipment deducts
+            }
+        });
         ReservationBook book = new ReservationBook(statuses, lines, lockStock(tx, skus));
         List<OutboxEntry> published = new ArrayList<>();
         for (ConsumedEvent event : events) {
@@ -133,7 +146,6 @@ public final class InventoryLedger implements EventHandler {
             }
         }
         writeReservations(tx, book.changedReservations());
-        writeLines(tx, book.newLines());
         writeStock(tx, book.changedStock());
         if (!published.isEmpty()) {
             try (PreparedStatement insert = tx.prepareStatement(OutboxInsert.SQL_MANY)) {
@@ -143,40 +155,29 @@ public final class InventoryLedger implements EventHandler {
         }
     }
 
-    private static Map<String, String> reservations(Connection tx, Set<String> orderIds) throws SQLException {
-        Map<String, String> statuses = new HashMap<>();
+    /** Locks the reservation rows of {@code orderIds}; fills in the status and lines of each that exists. */
+    private static void readReservations(
+            Connection tx,
+            Set<String> orderIds,
+            Map<String, String> statuses,
+            Map<String, SortedMap<String, Integer>> lines)
+            throws SQLException {
         try (PreparedStatement select = tx.prepareStatement(SELECT_RESERVATIONS)) {
             select.setArray(1, tx.createArrayOf("text", orderIds.toArray()));
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
-                    statuses.put(rows.getString(1), rows.getString(2));
+                    String orderId = rows.getString(1);
+                    statuses.put(orderId, rows.getString(2));
+                    String[] skus = (String[]) rows.getArray(3).getArray();
+                    Integer[] quantities = (Integer[]) rows.getArray(4).getArray();
+                    SortedMap<String, Integer> held = new TreeMap<>();
+                    for (int i = 0; i < skus.length; i++) {
+                        held.put(skus[i], quantities[i]);
+                    }
+                    lines.put(orderId, held);
                 }
             }
         }
-        return statuses;
-    }
-
-    /** The lines held by the orders that are {@code RESERVED}: what a cancellation releases or a shipment deducts. */
-    private static Map<String, Map<String, Integer>> linesOfReserved(Connection tx, Map<String, String> statuses)
-            throws SQLException {
-        Map<String, Map<String, Integer>> lines = new HashMap<>();
-        Object[] reserved = statuses.entrySet().stream()
-                .filter(e -> e.getValue().equals(ReservationBook.RESERVED))
-                .map(Map.Entry::getKey)
-                .toArray();
-        if (reserved.length == 0) {
-            return lines;
-        }
-        try (PreparedStatement select = tx.prepareStatement(SELECT_LINES)) {
-            select.setArray(1, tx.createArrayOf("text", reserved));
-            try (ResultSet rows = select.executeQuery()) {
-                while (rows.next()) {
-                    lines.computeIfAbsent(rows.getString(1), order -> new TreeMap<>())
-                            .put(rows.getString(2), rows.getInt(3));
-                }
-            }
-        }
-        return lines;
     }
 
     /** Locks the stock rows of {@code skus} in SKU order; returns those that exist. */
@@ -203,53 +204,42 @@ public final class InventoryLedger implements EventHandler {
         }
         List<String> shortOrders = new ArrayList<>();
         List<String> shortSkus = new ArrayList<>();
-        decisions.forEach((orderId, decision) -> decision.shortSkus().forEach(sku -> {
-            shortOrders.add(orderId);
-            shortSkus.add(sku);
-        }));
+        List<String> lineOrders = new ArrayList<>();
+        List<String> lineSkus = new ArrayList<>();
+        List<Integer> lineQuantities = new ArrayList<>();
+        decisions.forEach((orderId, decision) -> {
+            decision.shortSkus().forEach(sku -> {
+                shortOrders.add(orderId);
+                shortSkus.add(sku);
+            });
+            decision.lines().forEach((sku, quantity) -> {
+                lineOrders.add(orderId);
+                lineSkus.add(sku);
+                lineQuantities.add(quantity);
+            });
+        });
         try (PreparedStatement upsert = tx.prepareStatement(UPSERT_RESERVATIONS)) {
             upsert.setArray(1, tx.createArrayOf("text", shortOrders.toArray()));
             upsert.setArray(2, tx.createArrayOf("text", shortSkus.toArray()));
-            upsert.setArray(3, tx.createArrayOf("text", decisions.keySet().toArray()));
+            upsert.setArray(3, tx.createArrayOf("text", lineOrders.toArray()));
+            upsert.setArray(4, tx.createArrayOf("text", lineSkus.toArray()));
+            upsert.setArray(5, tx.createArrayOf("integer", lineQuantities.toArray()));
+            upsert.setArray(6, tx.createArrayOf("text", decisions.keySet().toArray()));
             upsert.setArray(
-                    4,
+                    7,
                     tx.createArrayOf(
                             "text",
                             decisions.values().stream()
                                     .map(ReservationBook.Decision::status)
                                     .toArray()));
             upsert.setArray(
-                    5,
+                    8,
                     tx.createArrayOf(
                             "text",
                             decisions.values().stream()
                                     .map(ReservationBook.Decision::reason)
                                     .toArray()));
             upsert.executeUpdate();
-        }
-    }
-
-    private static void writeLines(Connection tx, List<ReservationBook.Line> lines) throws SQLException {
-        if (lines.isEmpty()) {
-            return;
-        }
-        try (PreparedStatement insert = tx.prepareStatement(INSERT_LINES)) {
-            insert.setArray(
-                    1,
-                    tx.createArrayOf(
-                            "text",
-                            lines.stream().map(ReservationBook.Line::orderId).toArray()));
-            insert.setArray(
-                    2,
-                    tx.createArrayOf(
-                            "text",
-                            lines.stream().map(ReservationBook.Line::sku).toArray()));
-            insert.setArray(
-                    3,
-                    tx.createArrayOf(
-                            "integer",
-                            lines.stream().map(ReservationBook.Line::quantity).toArray()));
-            insert.executeUpdate();
         }
     }
 

@@ -7,16 +7,18 @@ import io.orderflow.contracts.order.OrderCreated;
 import io.orderflow.contracts.order.OrderEvent;
 import io.orderflow.contracts.order.OrderLine;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
  * One batch's reservation decisions, made in memory in event order from the state {@link InventoryLedger} read under
- * its locks: the reservation status of each of the batch's orders, the lines held by its reserved orders, and the stock
- * of every SKU the batch touches. It records what changed, for the ledger to write back, and returns the outcome event
+ * its locks: the reservation status of each of the batch's orders with the lines it holds, and the stock of every SKU
+ * the batch touches. It records what changed, for the ledger to write back, and returns the outcome event
  * an {@code OrderCreated} publishes. The states and transitions are the {@code reservations} table's (V1 migration);
  * the stock table's checks hold because a line is reserved only when that many units are available. Not thread-safe:
  * one batch, one thread.
@@ -37,25 +39,27 @@ final class ReservationBook {
         }
     }
 
-    /** An order's new reservation row. */
-    record Decision(String status, String reason, List<String> shortSkus) {}
-
-    /** A new reservation line. */
-    record Line(String orderId, String sku, int quantity) {}
+    /**
+     * An order's new reservation row: its status, the reason and short SKUs of a rejection, and the units of each SKU
+     * the order holds or held (in SKU order; empty when it never reserved any).
+     */
+    record Decision(String status, String reason, List<String> shortSkus, SortedMap<String, Integer> lines) {}
 
     private final Map<String, String> statuses;
-    private final Map<String, Map<String, Integer>> lines;
+    private final Map<String, SortedMap<String, Integer>> lines;
     private final Map<String, Stock> stock;
     private final Map<String, Decision> changed = new LinkedHashMap<>();
-    private final List<Line> newLines = new ArrayList<>();
     private final Map<String, Stock> changedStock = new TreeMap<>();
 
     /**
      * @param statuses the reservation status of each order that has one (taken over and updated)
-     * @param lines the lines held by each {@code RESERVED} order (taken over and updated)
-     * @param stock every existing SKU the batch's events name (taken over and updated)
+     * @param lines the lines of each order that has reserved units, held or since released or deducted (taken over
+     *     and updated)
+     * @param stock every existing SKU the batch's events name, and every SKU a {@code RESERVED} order holds (taken
+     *     over and updated)
      */
-    ReservationBook(Map<String, String> statuses, Map<String, Map<String, Integer>> lines, Map<String, Stock> stock) {
+    ReservationBook(
+            Map<String, String> statuses, Map<String, SortedMap<String, Integer>> lines, Map<String, Stock> stock) {
         this.statuses = statuses;
         this.lines = lines;
         this.stock = stock;
@@ -77,7 +81,7 @@ final class ReservationBook {
             }
             return Optional.empty();
         }
-        Map<String, Integer> wanted = new TreeMap<>();
+        SortedMap<String, Integer> wanted = new TreeMap<>();
         for (OrderLine line : order.items()) {
             wanted.merge(line.sku(), line.quantity(), Integer::sum);
         }
@@ -94,6 +98,7 @@ final class ReservationBook {
             return Optional.of(new InventoryRejected(orderId, reason, shortSkus));
         }
         boolean shippedFirst = status != null;
+        lines.put(orderId, wanted);
         decide(orderId, shippedFirst ? DEDUCTED : RESERVED, null, List.of());
         wanted.forEach((sku, quantity) -> {
             Stock units = stock.get(sku);
@@ -102,9 +107,7 @@ final class ReservationBook {
                     shippedFirst
                             ? new Stock(units.onHand() - quantity, units.reserved())
                             : new Stock(units.onHand(), units.reserved() + quantity));
-            newLines.add(new Line(orderId, sku, quantity));
         });
-        lines.put(orderId, wanted);
         return Optional.of(new InventoryReserved(
                 orderId,
                 wanted.entrySet().stream()
@@ -145,10 +148,6 @@ final class ReservationBook {
         return changed;
     }
 
-    List<Line> newLines() {
-        return newLines;
-    }
-
     /** Each changed SKU's new stock, in SKU order. */
     Map<String, Stock> changedStock() {
         return changedStock;
@@ -156,7 +155,9 @@ final class ReservationBook {
 
     private void decide(String orderId, String status, String reason, List<String> shortSkus) {
         statuses.put(orderId, status);
-        changed.put(orderId, new Decision(status, reason, shortSkus));
+        changed.put(
+                orderId,
+                new Decision(status, reason, shortSkus, lines.getOrDefault(orderId, Collections.emptySortedMap())));
     }
 
     private void setStock(String sku, Stock units) {

@@ -142,7 +142,7 @@ class InventoryLedgerBatchTest {
     private void reset(List<Integer> onHand) throws Exception {
         inTransaction(tx -> {
             try (Statement statement = tx.createStatement()) {
-                statement.execute("DELETE FROM reservation_lines; DELETE FROM reservations; DELETE FROM outbox");
+                statement.execute("DELETE FROM reservations; DELETE FROM outbox");
             }
             try (PreparedStatement update =
                     tx.prepareStatement("UPDATE stock SET on_hand = ?, reserved = 0 WHERE sku = ?")) {
@@ -165,7 +165,12 @@ class InventoryLedgerBatchTest {
                     "SELECT order_id, status, reason, short_skus::text FROM reservations ORDER BY order_id",
                     4,
                     state);
-            rows(statement, "SELECT order_id, sku, quantity FROM reservation_lines ORDER BY order_id, sku", 3, state);
+            rows(
+                    statement,
+                    "SELECT order_id, l.sku, l.quantity FROM reservations,"
+                            + " unnest(line_skus, line_quantities) AS l (sku, quantity) ORDER BY order_id, l.sku",
+                    3,
+                    state);
             rows(statement, "SELECT sku, on_hand, reserved FROM stock WHERE sku LIKE 'sku-_' ORDER BY sku", 3, state);
             try (ResultSet rows =
                     statement.executeQuery("SELECT aggregate_id, payload FROM outbox ORDER BY aggregate_id")) {
