@@ -13,6 +13,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.configuration.FluentConfiguration;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -65,7 +66,7 @@ class ReservationLinesMigrationTest {
         }
     }
 
-    private static org.flywaydb.core.api.configuration.FluentConfiguration flyway(PostgresDatabase database) {
+    private static FluentConfiguration flyway(PostgresDatabase database) {
         return Flyway.configure()
                 .dataSource(database.jdbcUrl(), database.user(), database.password())
                 .locations(LOCATIONS);
