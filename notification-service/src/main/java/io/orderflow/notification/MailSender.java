@@ -50,7 +50,7 @@ public class MailSender implements Runnable {
     private static final Duration BACKOFF_MIN = Duration.ofMillis(500);
     private static final Duration SEND_TIMEOUT = Duration.ofSeconds(60);
     // The pending gauge's count scans the pending mails (200,000 took 75 ms at 2,000 orders/s, 2026-12-03); once per
-    // Prometheus scrape interval (ops/prometheus, 5 s) is as fresh as anything reads it.
+    // Prometheus scrape interval (ops/deploy/prometheus, 5 s) is as fresh as anything reads it.
     private static final Duration PENDING_COUNT_INTERVAL = Duration.ofSeconds(5);
     private static final String MARK_SENT = "UPDATE notifications n SET status = 'SENT', sent_at = clock_timestamp(),"
             + " attempts = attempts + 1, last_error = NULL FROM unnest(?::uuid[]) AS s (event_id)"

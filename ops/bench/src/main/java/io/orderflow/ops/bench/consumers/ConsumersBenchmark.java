@@ -1,0 +1,258 @@
+package io.orderflow.ops.bench.consumers;
+
+import com.icegreen.greenmail.util.GreenMail;
+import com.icegreen.greenmail.util.ServerSetup;
+import io.orderflow.contracts.EventCodec;
+import io.orderflow.contracts.order.OrderCancelled;
+import io.orderflow.contracts.order.OrderCreated;
+import io.orderflow.contracts.order.OrderEvent;
+import io.orderflow.contracts.order.OrderLine;
+import io.orderflow.contracts.order.OrderPaid;
+import io.orderflow.contracts.order.OrderShipped;
+import io.orderflow.ops.bench.Directories;
+import io.orderflow.ops.bench.kafkaperf.OrderflowBrokerLauncher;
+import io.orderflow.ops.bench.kafkaperf.RunningBroker;
+import io.orderflow.postgres.EmbeddedMode;
+import io.orderflow.postgres.LocalPostgres;
+import io.orderflow.postgres.PostgresDatabase;
+import io.orderflow.process.ServiceProcess;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * {@code ops/bin/bench/consumers}: each consuming service's sustained processing rate from a pre-filled {@code orders}
+ * topic, with its real transactions and idempotency, on our broker and a durable PostgreSQL. The topic holds a
+ * lifecycle mix (every order created; 70% paid; of those, half shipped; 30% of all cancelled) over 1,000 SKUs. Each
+ * run starts the packaged service fresh (empty database, a new consumer group) and times it from its first to its last
+ * applied event ({@code processed_events.processed_at}); the figure is applied events per second. Prints every run
+ * and a table of medians against the 5,000 events/s target.
+ */
+public final class ConsumersBenchmark {
+
+    private static final List<String> SERVICES =
+            List.of("inventory-service", "notification-service", "analytics-service");
+    private static final double TARGET = 5_000;
+    /** Partitions of the orders topic, as the platform creates it. */
+    private static final int PARTITIONS = 6;
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> options = options(args);
+        int orders = Integer.parseInt(options.getOrDefault("orders", "20000"));
+        int runs = Integer.parseInt(options.getOrDefault("runs", "3"));
+        List<String> services = options.containsKey("services")
+                ? List.of(options.get("services").split(","))
+                : SERVICES;
+        if (!SERVICES.containsAll(services)) {
+            throw new IllegalArgumentException("--services takes a comma-separated list of " + SERVICES);
+        }
+        Path work = Path.of(options.getOrDefault("work-dir", "ops/bench/target/consumers-bench"))
+                .toAbsolutePath();
+        Path home = Path.of(options.getOrDefault("services-home", "."))
+                .toAbsolutePath()
+                .normalize();
+        Files.createDirectories(work);
+
+        OrderflowBrokerLauncher launcher = new OrderflowBrokerLauncher(home.resolve("log-broker/target"), List.of());
+        System.out.println("broker: " + launcher.describe());
+        Path brokerRun = work.resolve("broker");
+        Directories.deleteRecursively(brokerRun);
+        Files.createDirectories(brokerRun);
+        try (RunningBroker broker = launcher.start(brokerRun, work.resolve("broker.log"));
+                LocalPostgres postgres = LocalPostgres.start(work.resolve("postgres"), EmbeddedMode.FRESH)) {
+            Map<String, Long> expected = fill(broker.bootstrapServers(), orders);
+            long events = expected.values().stream().mapToLong(Long::longValue).sum();
+            System.out.printf(
+                    "topic orders: %d events of %d orders %s, %d partitions%n", events, orders, expected, PARTITIONS);
+            GreenMail smtp = new GreenMail(new ServerSetup(0, "127.0.0.1", ServerSetup.PROTOCOL_SMTP));
+            smtp.start();
+            try {
+                Map<String, List<Double>> rates = new LinkedHashMap<>();
+                for (int run = 1; run <= runs; run++) {
+                    for (String service : services) {
+                        long handled = service.equals("analytics-service")
+                                ? events
+                                : events - expected.getOrDefault("OrderPaid", 0L);
+                        double rate = measure(service, run, home, work, broker, postgres, smtp, handled);
+                        rates.computeIfAbsent(service, s -> new ArrayList<>()).add(rate);
+                    }
+                }
+                System.out.println();
+                System.out.println("| service | applied events/s, median (runs) | target | met |");
+                System.out.println("|---|---|---|---|");
+                rates.forEach((service, values) -> {
+                    double median = median(values);
+                    System.out.printf(
+                            "| %s | %,.0f (%s) | >= %,.0f | %s |%n",
+                            service,
+                            median,
+                            values.stream().map(v -> String.format("%,.0f", v)).toList(),
+                            TARGET,
+                            median >= TARGET ? "yes" : "**no**");
+                });
+                System.out.println();
+                System.out.println("command: ops/bin/bench/consumers " + String.join(" ", args));
+            } finally {
+                smtp.stop();
+            }
+        }
+    }
+
+    /** Runs {@code service} on a fresh database and group until it applied {@code handled} events; its rate. */
+    private static double measure(
+            String service,
+            int run,
+            Path home,
+            Path work,
+            RunningBroker broker,
+            LocalPostgres postgres,
+            GreenMail smtp,
+            long handled)
+            throws Exception {
+        PostgresDatabase database = postgres.database(service);
+        try (Connection connection = database.connect();
+                Statement statement = connection.createStatement()) {
+            statement.execute("DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public");
+        }
+        String group =
+                service + "-bench-" + run + "-" + UUID.randomUUID().toString().substring(0, 8);
+        ServiceProcess.Builder builder = ServiceProcess.builder(
+                        service, home.resolve(service).resolve("target/quarkus-app/quarkus-run.jar"))
+                .jvmOptions(List.of("-Xmx256m"))
+                .properties(database.quarkusDatasource())
+                .property("kafka.bootstrap.servers", broker.bootstrapServers())
+                .property("mp.messaging.incoming.orders.group.id", group)
+                .property("mp.messaging.incoming.orders-retry.group.id", group)
+                .property("quarkus.mailer.host", "127.0.0.1")
+                .property("quarkus.mailer.port", Integer.toString(smtp.getSmtp().getPort()))
+                .logFile(work.resolve(service + "-run" + run + ".log"));
+        long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
+        try (ServiceProcess process = builder.start()) {
+            while (count(database) < handled) {
+                if (System.nanoTime() > deadline || !process.isAlive()) {
+                    throw new IllegalStateException(service + " applied " + count(database) + " of " + handled
+                            + " events; see " + process.logFile());
+                }
+                Thread.sleep(200); // polling the database for progress; the measure is the rows' own timestamps
+            }
+        }
+        double seconds = span(database);
+        double rate = (handled - 1) / seconds;
+        System.out.printf(
+                "  run %d %-21s %,d events applied in %.2f s: %,.0f events/s%n", run, service, handled, seconds, rate);
+        return rate;
+    }
+
+    private static long count(PostgresDatabase database) throws SQLException {
+        try (Connection connection = database.connect();
+                Statement statement = connection.createStatement();
+                ResultSet row = statement.executeQuery("SELECT count(*) FROM processed_events")) {
+            row.next();
+            return row.getLong(1);
+        } catch (SQLException e) {
+            return 0; // the schema is not migrated yet
+        }
+    }
+
+    /** Seconds from the first to the last applied event. */
+    private static double span(PostgresDatabase database) throws SQLException {
+        try (Connection connection = database.connect();
+                Statement statement = connection.createStatement();
+                ResultSet row = statement.executeQuery(
+                        "SELECT extract(epoch FROM max(processed_at) - min(processed_at)) FROM processed_events")) {
+            row.next();
+            return row.getDouble(1);
+        }
+    }
+
+    /** The lifecycle mix, keyed by order; returns the events produced by type. */
+    private static Map<String, Long> fill(String bootstrapServers, int orders) throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+            admin.createTopics(List.of(new NewTopic("orders", PARTITIONS, (short) 1)))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
+        }
+        Random random = new Random(20261202);
+        EventCodec codec = new EventCodec();
+        Map<String, Long> produced = new LinkedHashMap<>();
+        Instant start = Instant.parse("2026-12-02T10:00:00Z");
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
+                Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrapServers,
+                        ProducerConfig.LINGER_MS_CONFIG,
+                        5,
+                        ProducerConfig.ACKS_CONFIG,
+                        "all"),
+                new StringSerializer(),
+                new ByteArraySerializer())) {
+            for (int n = 0; n < orders; n++) {
+                String orderId = "order-" + n;
+                Instant at = start.plusMillis(n * 10L);
+                List<OrderEvent> lifecycle = new ArrayList<>();
+                lifecycle.add(new OrderCreated(
+                        orderId,
+                        "customer-" + random.nextInt(1_000),
+                        "EUR",
+                        List.of(new OrderLine(
+                                "sku-" + (1 + random.nextInt(1_000)), 1 + random.nextInt(3), new BigDecimal("9.99"))),
+                        new BigDecimal("29.97"),
+                        "web"));
+                double fate = random.nextDouble();
+                if (fate < 0.7) {
+                    lifecycle.add(new OrderPaid(orderId, new BigDecimal("29.97"), "EUR", "pay-" + n));
+                    if (fate < 0.35) {
+                        lifecycle.add(new OrderShipped(orderId, "carrier", "track-" + n));
+                    }
+                } else {
+                    lifecycle.add(new OrderCancelled(orderId, "changed my mind"));
+                }
+                for (OrderEvent event : lifecycle) {
+                    byte[] value = codec.encode(codec.wrap(event, UUID.randomUUID(), at, "bench", null));
+                    producer.send(new ProducerRecord<>("orders", orderId, value));
+                    produced.merge(codec.decode(value).eventType(), 1L, Long::sum);
+                }
+            }
+            producer.flush();
+        }
+        return produced;
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> sorted = values.stream().sorted().toList();
+        int middle = sorted.size() / 2;
+        return sorted.size() % 2 == 1 ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
+    }
+
+    private static Map<String, String> options(String[] args) {
+        Map<String, String> options = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            if (!args[i].startsWith("--")) {
+                throw new IllegalArgumentException("expected --option value, got " + args[i]);
+            }
+            options.put(args[i].substring(2), args[i + 1]);
+        }
+        return options;
+    }
+}

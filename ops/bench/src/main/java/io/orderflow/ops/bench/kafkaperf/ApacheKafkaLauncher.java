@@ -1,0 +1,270 @@
+package io.orderflow.ops.bench.kafkaperf;
+
+import io.orderflow.process.ChildProcesses;
+import java.io.File;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Apache Kafka 4.4.0 from Maven Central, one node in KRaft combined mode (broker and controller in one JVM), set up
+ * the way its quickstart does: a generated {@code server.properties}, the storage formatted by
+ * {@code kafka.tools.StorageTool format --standalone} with a random cluster id, then {@code kafka.Kafka}, which
+ * {@link #start} waits for until it answers an ApiVersions request. The one launcher of Apache Kafka in the build:
+ * the benchmarks use it, and so do the compatibility module's tests ({@link #onClasspath}).
+ *
+ * <p>For the benchmarks ({@link #ApacheKafkaLauncher(Path, List)}) the JVM options are those
+ * {@code bin/kafka-server-start.sh} and {@code bin/kafka-run-class.sh} use (1 GiB fixed heap, G1 with 20 ms
+ * pauses), minus GC logging and JMX, and topics get six partitions by default, as on our broker there.
+ * Durability is Kafka's default: acks=all is answered once the (single) in-sync replica has the records in the page
+ * cache; nothing is fsynced before acknowledging. Its classpath is then exactly kafka-anchor's
+ * {@code target/kafka-broker}: kafka_2.13 and its dependencies, plus the Log4j SLF4J binding the binary
+ * distribution ships.
+ *
+ * <p>The broker logs at INFO, as with {@code kafka-server-start.sh}: to stdout through the Log4j configuration
+ * written next to {@code server.properties} when the classpath's SLF4J binding is Log4j's (as in kafka-anchor's
+ * jars), otherwise through whichever binding the classpath holds. Its stdout and stderr go to the log file given
+ * to {@link #start}; the storage formatting's output to a {@code -format.log} next to it.
+ */
+public final class ApacheKafkaLauncher implements BrokerLauncher {
+    static final List<String> JVM_OPTIONS = List.of(
+            "-Xmx1G",
+            "-Xms1G",
+            "-server",
+            "-XX:+UseG1GC",
+            "-XX:MaxGCPauseMillis=20",
+            "-XX:InitiatingHeapOccupancyPercent=35",
+            "-XX:+ExplicitGCInvokesConcurrent",
+            "-XX:MaxInlineLevel=15",
+            "-Djava.awt.headless=true");
+
+    private static final String KAFKA_JAR = "kafka_2.13-4.4.0.jar";
+
+    private static final String LOG4J2 = """
+            status = warn
+            appender.stdout.type = Console
+            appender.stdout.name = STDOUT
+            appender.stdout.layout.type = PatternLayout
+            appender.stdout.layout.pattern = [%d] %p %m (%c)%n
+            rootLogger.level = INFO
+            rootLogger.appenderRef.stdout.ref = STDOUT
+            """;
+
+    private final String classpath;
+    private final String source;
+    private final List<String> jvmOptions;
+    private final int partitions;
+    private final List<String> extraSettings;
+
+    /** The benchmarks' Kafka, at its defaults: {@code lib} holds kafka_2.13 4.4.0 and its runtime dependencies. */
+    public ApacheKafkaLauncher(Path lib) {
+        this(lib, List.of());
+    }
+
+    /**
+     * The benchmarks' Kafka: {@code lib} holds kafka_2.13 4.4.0 and its runtime dependencies.
+     *
+     * @param extraSettings {@code KEY=VALUE} lines appended to the generated {@code server.properties}, e.g.
+     *     {@code log.flush.interval.messages=1} to make Kafka fsync before acknowledging, as our broker does
+     */
+    public ApacheKafkaLauncher(Path lib, List<String> extraSettings) {
+        this(
+                lib.toAbsolutePath().normalize() + "/*",
+                lib.toAbsolutePath().normalize().toString(),
+                JVM_OPTIONS,
+                KafkaPerfBenchmark.PARTITIONS,
+                extraSettings);
+    }
+
+    private ApacheKafkaLauncher(
+            String classpath, String source, List<String> jvmOptions, int partitions, List<String> extraSettings) {
+        this.classpath = classpath;
+        this.source = source;
+        this.jvmOptions = List.copyOf(jvmOptions);
+        this.partitions = partitions;
+        this.extraSettings = List.copyOf(extraSettings);
+    }
+
+    /**
+     * Kafka from an explicit classpath, e.g. a test JVM's own {@code java.class.path} where kafka_2.13 is a test
+     * dependency, with Kafka's settings otherwise at their defaults.
+     *
+     * @param classpath for {@code java -cp}: kafka_2.13 4.4.0 and its runtime dependencies, among anything else
+     * @param jvmOptions the broker JVM's options, in place of {@code kafka-server-start.sh}'s (the storage
+     *     formatting runs with none)
+     * @param partitions {@code num.partitions}, the partitions of auto-created topics and of CreateTopics without a
+     *     count; Kafka's own {@code config/server.properties} has 1
+     */
+    public static ApacheKafkaLauncher onClasspath(String classpath, List<String> jvmOptions, int partitions) {
+        return new ApacheKafkaLauncher(classpath, "classpath " + classpath, jvmOptions, partitions, List.of());
+    }
+
+    @Override
+    public String name() {
+        return "Apache Kafka 4.4.0";
+    }
+
+    @Override
+    public String describe() {
+        return "Apache Kafka 4.4.0 (" + source + "), KRaft combined mode, "
+                + (jvmOptions.equals(JVM_OPTIONS) ? "JVM options of kafka-server-start.sh " : "JVM options ")
+                + String.join(" ", jvmOptions)
+                + (extraSettings.isEmpty()
+                        ? ", no fsync before acknowledging (Kafka's default)"
+                        : ", NOT at its defaults: " + String.join(" ", extraSettings));
+    }
+
+    @Override
+    public RunningBroker start(Path runDir, Path logFile) throws IOException {
+        if (!hasKafkaJar()) {
+            throw new IOException("No Apache Kafka jars (" + KAFKA_JAR + ") in " + source
+                    + "; resolve kafka-anchor's: ./mvnw -f log-broker/kafka-anchor/pom.xml -P kafka-broker package");
+        }
+        Files.createDirectories(runDir);
+        Path dataDir = runDir.resolve("data").toAbsolutePath();
+        List<Integer> ports = BrokerLauncher.freeLoopbackPorts(2);
+        int port = ports.get(0);
+        int controllerPort = ports.get(1);
+        Path properties = runDir.resolve("server.properties");
+        Files.writeString(
+                properties,
+                serverProperties(dataDir, port, controllerPort, partitions) + String.join("\n", extraSettings) + "\n");
+        Path log4j = runDir.resolve("log4j2.properties");
+        Files.writeString(log4j, LOG4J2);
+
+        long t0 = System.nanoTime();
+        format(
+                properties,
+                log4j,
+                logFile.resolveSibling(logFile.getFileName().toString().replace(".log", "-format.log")));
+        System.out.printf(
+                Locale.ROOT, "  storage formatted in %.0f ms (not part of start-up)%n", (System.nanoTime() - t0) / 1e6);
+        return launch(properties, log4j, port, logFile);
+    }
+
+    /**
+     * Starts Kafka again on what an earlier {@link #start} in {@code runDir} left: the same {@code server.properties},
+     * so the same ports and the same log, without formatting. After a {@link RunningBroker#kill} this is Kafka's
+     * recovery from a crash: it reads its log back and truncates what was not whole.
+     *
+     * @throws IOException if {@code runDir} holds no earlier start
+     */
+    public RunningBroker restart(Path runDir, Path logFile) throws IOException {
+        Path properties = runDir.resolve("server.properties");
+        Path log4j = runDir.resolve("log4j2.properties");
+        if (!Files.isRegularFile(properties) || !Files.isRegularFile(log4j)) {
+            throw new IOException("No earlier start of Kafka in " + runDir + " (no server.properties)");
+        }
+        Properties settings = new Properties();
+        try (var reader = Files.newBufferedReader(properties)) {
+            settings.load(reader);
+        }
+        String listener = Arrays.stream(settings.getProperty("listeners", "").split(","))
+                .map(String::trim)
+                .filter(entry -> entry.startsWith("PLAINTEXT://"))
+                .findFirst()
+                .orElseThrow(() -> new IOException("No PLAINTEXT listener in " + properties));
+        int port = Integer.parseInt(listener.substring(listener.lastIndexOf(':') + 1));
+        return launch(properties, log4j, port, logFile);
+    }
+
+    private RunningBroker launch(Path properties, Path log4j, int port, Path logFile) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(ChildProcesses.java());
+        command.addAll(jvmOptions);
+        command.add("-Dlog4j2.configurationFile=" + log4j.toAbsolutePath());
+        command.addAll(List.of(
+                "-cp", classpath, "kafka.Kafka", properties.toAbsolutePath().toString()));
+        return RunningBroker.launch(name(), command, port, logFile);
+    }
+
+    /**
+     * Single-node combined mode, as Kafka's own config/server.properties, on the given loopback ports, with
+     * {@code partitions} partitions for topics created without a count.
+     */
+    static String serverProperties(Path dataDir, int port, int controllerPort, int partitions) {
+        String host = RunningBroker.HOST;
+        return """
+                process.roles=broker,controller
+                node.id=1
+                controller.quorum.bootstrap.servers=%1$s:%3$d
+                listeners=PLAINTEXT://%1$s:%2$d,CONTROLLER://%1$s:%3$d
+                advertised.listeners=PLAINTEXT://%1$s:%2$d,CONTROLLER://%1$s:%3$d
+                inter.broker.listener.name=PLAINTEXT
+                controller.listener.names=CONTROLLER
+                listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
+                log.dirs=%4$s
+                num.partitions=%5$d
+                offsets.topic.replication.factor=1
+                transaction.state.log.replication.factor=1
+                transaction.state.log.min.isr=1
+                share.coordinator.state.topic.replication.factor=1
+                share.coordinator.state.topic.min.isr=1
+                group.initial.rebalance.delay.ms=0
+                """.formatted(host, port, controllerPort, dataDir, partitions);
+    }
+
+    private void format(Path properties, Path log4j, Path formatLog) throws IOException {
+        List<String> command = List.of(
+                ChildProcesses.java(),
+                "-Dlog4j2.configurationFile=" + log4j.toAbsolutePath(),
+                "-cp",
+                classpath,
+                "kafka.tools.StorageTool",
+                "format",
+                "--cluster-id",
+                randomClusterId(),
+                "--config",
+                properties.toAbsolutePath().toString(),
+                "--standalone");
+        Process process = ChildProcesses.start(
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(formatLog.toFile()));
+        try {
+            if (!process.waitFor(2, TimeUnit.MINUTES)) {
+                process.destroyForcibly();
+                throw new IOException("kafka.tools.StorageTool format did not finish in 2 minutes; see " + formatLog);
+            }
+            if (process.exitValue() != 0) {
+                throw new IOException(
+                        "kafka.tools.StorageTool format exited with " + process.exitValue() + "; see " + formatLog);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IOException("Interrupted while formatting Kafka's storage", e);
+        } finally {
+            ChildProcesses.forget(process);
+        }
+    }
+
+    /** Whether {@code kafka_2.13-4.4.0.jar} is on the classpath, as an entry of its own or in a {@code dir/*} entry. */
+    private boolean hasKafkaJar() {
+        for (String entry : classpath.split(File.pathSeparator)) {
+            Path jar = entry.endsWith("*")
+                    ? Path.of(entry.substring(0, entry.length() - 1)).resolve(KAFKA_JAR)
+                    : Path.of(entry);
+            if (jar.endsWith(KAFKA_JAR) && Files.isRegularFile(jar)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A cluster id as {@code kafka-storage random-uuid} prints one: 16 random bytes, URL-safe Base64. */
+    static String randomClusterId() {
+        SecureRandom random = new SecureRandom();
+        ByteBuffer bytes = ByteBuffer.allocate(16);
+        bytes.putLong(random.nextLong() & Long.MAX_VALUE | 1L << 62); // never the reserved all-zero ids
+        bytes.putLong(random.nextLong());
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes.array());
+    }
+}

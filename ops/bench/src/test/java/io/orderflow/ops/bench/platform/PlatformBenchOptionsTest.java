@@ -1,0 +1,80 @@
+package io.orderflow.ops.bench.platform;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class PlatformBenchOptionsTest {
+
+    @Test
+    void defaultsMeasureBothBrokersOnALadderOfRates() {
+        PlatformBenchOptions options = PlatformBenchOptions.parse();
+
+        assertThat(options.rates()).containsExactly(600, 1200, 2000);
+        assertThat(options.brokers()).containsExactly("ours", "kafka");
+        assertThat(options.warmup()).isEqualTo(Duration.ofSeconds(120));
+        assertThat(options.duration()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(options.drain()).isEqualTo(Duration.ofSeconds(120));
+        assertThat(options.runs()).isEqualTo(1);
+        assertThat(options.partitions()).isEqualTo(6);
+        assertThat(options.ourSettings()).isEmpty();
+        assertThat(options.kafkaSettings()).isEmpty();
+        assertThat(options.command()).isEqualTo("ops/bin/bench/platform");
+    }
+
+    @Test
+    void ratesAreMeasuredLowestFirstAndTheCommandShownLeavesOutTheScriptsPlumbing() {
+        PlatformBenchOptions options = PlatformBenchOptions.parse(
+                "--services",
+                "ops/bench/target/x/services",
+                "--kafka-lib",
+                "k",
+                "--rates",
+                "600,200",
+                "--runs=2",
+                "--brokers",
+                "kafka",
+                "--kafka-settings",
+                "log.flush.interval.messages=1",
+                "--our-settings=log.flush.interval.ms=10");
+
+        assertThat(options.rates()).containsExactly(200, 600);
+        assertThat(options.runs()).isEqualTo(2);
+        assertThat(options.brokers()).isEqualTo(List.of("kafka"));
+        assertThat(options.services()).isEqualTo(Path.of("ops/bench/target/x/services"));
+        assertThat(options.kafkaSettings()).containsExactly("log.flush.interval.messages=1");
+        assertThat(options.ourSettings()).containsExactly("log.flush.interval.ms=10");
+        assertThat(options.command())
+                .isEqualTo("ops/bin/bench/platform --rates 600,200 --runs 2 --brokers kafka"
+                        + " --kafka-settings log.flush.interval.messages=1 --our-settings log.flush.interval.ms=10");
+    }
+
+    @Test
+    void aRateListedTwiceIsMeasuredOnceAndThousandsMayBeGrouped() {
+        PlatformBenchOptions options = PlatformBenchOptions.parse("--rates", "600,300,600", "--max-in-flight", "1,024");
+
+        assertThat(options.rates()).containsExactly(300, 600);
+        assertThat(options.maxInFlight()).isEqualTo(1024);
+    }
+
+    @Test
+    void refusesWhatItCannotRunNamingIt() {
+        assertThatThrownBy(() -> PlatformBenchOptions.parse("--rates", "300,0"))
+                .hasMessageContaining("--rates takes positive whole numbers, got [300, 0]");
+        assertThatThrownBy(() -> PlatformBenchOptions.parse("--rates", "fast"))
+                .hasMessageContaining("--rates takes a whole number, got 'fast'");
+        assertThatThrownBy(() -> PlatformBenchOptions.parse("--rate", "600")).hasMessageContaining("[rate]");
+        assertThatThrownBy(() -> PlatformBenchOptions.parse("--brokers", "redpanda"))
+                .hasMessageContaining("'redpanda'");
+        assertThatThrownBy(() -> PlatformBenchOptions.parse("--kafka-settings", "fsync"))
+                .hasMessageContaining("KEY=VALUE pairs, got 'fsync'");
+        assertThatThrownBy(() -> PlatformBenchOptions.parse("--runs")).hasMessageContaining("--runs needs a value");
+        assertThatThrownBy(() -> PlatformBenchOptions.parse("--partitions", "1,5"))
+                .as("a comma only between groups of three digits")
+                .hasMessageContaining("--partitions takes a whole number, got '1,5'");
+    }
+}

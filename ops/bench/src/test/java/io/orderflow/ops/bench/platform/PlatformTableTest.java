@@ -1,0 +1,164 @@
+package io.orderflow.ops.bench.platform;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.orderflow.ops.load.LatencySamples;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class PlatformTableTest {
+
+    /**
+     * A measurement: every group's delay growing by {@code growth} ms/s (and its lag by as many records/s), all three
+     * processed at {@code p99Ms}, everything drained after the window.
+     */
+    private static RunFigures figures(String broker, int offered, double accepted, double growth, long p99Ms) {
+        return figures(broker, offered, accepted, growth, p99Ms, 500);
+    }
+
+    private static RunFigures figures(
+            String broker, int offered, double accepted, double growth, long p99Ms, double drainMillis) {
+        Map<String, RunFigures.GroupLag> lag = new LinkedHashMap<>();
+        PlatformBenchmark.CONSUMERS.forEach(group -> lag.put(group, new RunFigures.GroupLag(100, 50, growth, 60)));
+        LatencySamples samples = new LatencySamples();
+        for (int i = 1; i <= 100; i++) {
+            samples.add(i * p99Ms * 1000 / 99);
+        }
+        Map<String, LatencySamples.Summary> processed = new LinkedHashMap<>();
+        PlatformBenchmark.CONSUMERS.forEach(consumer -> processed.put(consumer, samples.summary()));
+        processed.put("all", samples.summary());
+        Map<String, DelayTrend> delay = new LinkedHashMap<>();
+        PlatformBenchmark.CONSUMERS.forEach(consumer -> delay.put(consumer, new DelayTrend(growth, 100)));
+        Map<String, Double> cores = Map.of("broker", 0.1, "order-service", 0.3, "machine busy", 0.5);
+        Map<String, Double> perOrder = Map.of("broker", 0.2, "order-service", 0.6, "machine busy", 1.0);
+        return new RunFigures(
+                broker,
+                offered,
+                accepted,
+                10,
+                50,
+                lag,
+                processed,
+                delay,
+                stages(samples),
+                0,
+                drainMillis,
+                cores,
+                batches(),
+                new ProduceRequests(150, 2_000),
+                perOrder,
+                new RunFigures.BrokerMemory(300, 350),
+                Map.of("SENT", 10L));
+    }
+
+    private static Map<String, ConsumerBatches> batches() {
+        Map<String, ConsumerBatches> batches = new LinkedHashMap<>();
+        PlatformBenchmark.CONSUMERS.forEach(
+                consumer -> batches.put(consumer, new ConsumerBatches(100, 2_000, 3, 120, 2_000)));
+        return batches;
+    }
+
+    private static Map<String, LatencySamples.Summary> stages(LatencySamples samples) {
+        Map<String, LatencySamples.Summary> stages = new LinkedHashMap<>();
+        PlatformBenchmark.STAGES.forEach(stage -> stages.put(stage, samples.summary()));
+        return stages;
+    }
+
+    private static String print(PlatformTable table) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        table.print(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void theHighestRateSustainedIsTheTopOfTheLadderSustainedInEveryRunFromTheBottom() {
+        PlatformTable table = new PlatformTable(List.of(300, 450, 600), List.of("ours", "kafka"), 2);
+        for (int run = 0; run < 2; run++) {
+            table.add(figures("ours", 300, 300, 0, 900));
+            table.add(figures("kafka", 300, 300, 0, 1000));
+            table.add(figures("ours", 450, 449, 0, 1200));
+            table.add(figures("kafka", 600, 599, 0, 1500));
+        }
+        table.add(figures("kafka", 450, 450, 0, 1300));
+        table.add(figures("kafka", 450, 400, 0, 1300)); // accepted under 95% of the offered rate
+        table.add(figures("ours", 600, 598, 0, 1500));
+        table.add(figures("ours", 600, 598, 40, 9000)); // a group's delay grew: not kept up
+
+        assertThat(table.highestSustained("ours")).contains(450);
+        assertThat(table.highestSustained("kafka"))
+                .as("600 was sustained above 450, which was not: noise, not capacity")
+                .contains(300);
+        assertThat(print(table))
+                .contains("| sustained: every group kept up, >= 95% accepted | 1 of 2 runs | 2 of 2 runs | |")
+                .contains("- Apache Kafka 4.4.0: 300/s (median accepted 300/s); also sustained [600] above a rate it"
+                        + " did not: noise, measure with more --runs")
+                .contains("- orderflow log-broker: 450/s (median accepted 449/s)")
+                .contains("- throughput, ours >= Kafka: met (450/s against 300/s)")
+                .contains("at 300/s (the highest rate both sustained): met (900 ms against 1,000 ms)")
+                .contains("- 2,000 orders/s with all three consumers keeping up, on our broker: **not met** (450/s"
+                        + " sustained; Kafka: 300/s)");
+    }
+
+    @Test
+    void aGroupWhoseDelayGrowsOrThatDoesNotDrainDidNotKeepUp() {
+        assertThat(figures("ours", 300, 300, 0, 900).sustained()).isTrue();
+        assertThat(figures("ours", 300, 300, 19, 900).sustained()).isTrue();
+        assertThat(figures("ours", 300, 300, 20, 900).keptUp())
+                .as("delay growing by 20 ms/s: lag growing by 2% of the rate")
+                .isFalse();
+        assertThat(figures("ours", 300, 300, 0, 900, Double.NaN).keptUp())
+                .as("not every order processed within the drain")
+                .isFalse();
+        assertThat(figures("ours", 300, 284, 0, 900).sustained())
+                .as("kept up, but accepted under 95% of the offered rate")
+                .isFalse();
+    }
+
+    @Test
+    void eachRateHasAColumnPerBrokerWithTheRatioOursOverKafka() {
+        PlatformTable table = new PlatformTable(List.of(300), List.of("ours", "kafka"), 1);
+        table.add(figures("ours", 300, 300, 0, 900));
+        table.add(figures("kafka", 300, 300, 0, 1800));
+
+        assertThat(print(table))
+                .contains("Offered 300 orders/s")
+                .contains("| measure | Apache Kafka 4.4.0 | orderflow log-broker | ours / Kafka |")
+                .contains("| accepted -> processed by all three p99 (ms) | 1,800 | 900 | 0.50 |")
+                .contains("| broker RSS, peak (MiB) | 350 | 350 | 1.00 |")
+                .contains("| CPU per accepted order, whole machine (ms) | 1 | 1 | 1.00 |")
+                .contains("both sustained the highest rate measured, so a higher one would tell them apart");
+    }
+
+    @Test
+    void aFailedMeasurementIsListedAndOneBrokerAloneIsNotCompared() {
+        PlatformTable table = new PlatformTable(List.of(300), List.of("ours"), 1);
+        table.add(figures("ours", 300, 300, 0, 900));
+        table.fail("ours", 450, 1, "inventory-service exited during the run");
+
+        assertThat(table.highestSustained("kafka")).isEqualTo(Optional.empty());
+        assertThat(print(table))
+                .contains("- ours against Kafka: not compared (one broker measured)")
+                .contains("- 2,000 orders/s with all three consumers keeping up, on our broker: **not met** (300/s"
+                        + " sustained; Kafka: none)")
+                .contains("- orderflow log-broker at 450/s, run 1: inventory-service exited during the run")
+                .contains("| accepted (orders/s) | n/a | 300 |  |");
+    }
+
+    @Test
+    void whenEveryMeasurementOfOneBrokerFailedTheTableSaysSoRatherThanComparing() {
+        PlatformTable table = new PlatformTable(List.of(300), List.of("ours", "kafka"), 1);
+        table.add(figures("ours", 300, 300, 0, 900));
+        table.fail("kafka", 300, 1, "java.io.IOException: No Apache Kafka jars");
+
+        assertThat(print(table))
+                .contains("- ours against Kafka: not compared (every measurement of Apache Kafka 4.4.0 failed)")
+                .contains("- Apache Kafka 4.4.0 at 300/s, run 1: java.io.IOException: No Apache Kafka jars");
+        assertThat(table.failures()).hasSize(1);
+    }
+}

@@ -1,0 +1,425 @@
+package io.orderflow.platform.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.orderflow.contracts.EventCatalog;
+import io.orderflow.contracts.EventCodec;
+import io.orderflow.contracts.Topics;
+import io.orderflow.ops.bench.kafkaperf.ApacheKafkaLauncher;
+import io.orderflow.ops.bench.kafkaperf.RunningBroker;
+import io.orderflow.ops.drill.BrokerFailureDrill;
+import io.orderflow.ops.drill.CrashConsumerDrill;
+import io.orderflow.ops.drill.DrillReport;
+import io.orderflow.ops.drill.DrillTarget;
+import io.orderflow.ops.drill.DuplicateEventDrill;
+import io.orderflow.ops.drill.HotPartitionDrill;
+import io.orderflow.ops.drill.SchemaChangeDrill;
+import io.orderflow.ops.drill.ServiceControl;
+import io.orderflow.ops.drill.SlowConsumerDrill;
+import io.orderflow.ops.drill.TrafficSpikeDrill;
+import io.orderflow.platform.LaunchOptions;
+import io.orderflow.platform.LocalPlatform;
+import io.orderflow.postgres.PostgresConfiguration;
+import io.orderflow.process.ServiceProcess;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The whole platform on Apache Kafka 4.4 instead of our broker, with nothing changed but {@code bootstrap.servers}:
+ * {@code ./run-platform --bootstrap-servers} ({@link LocalPlatform} with {@link LaunchOptions#kafkaBootstrapServers})
+ * against a single-node KRaft Kafka started from Maven Central's {@code kafka_2.13}, as the benchmarks start it, and the
+ * same packaged services as on our broker. An order placed over HTTP reaches the three consumers; a shipped order
+ * is deducted and a cancelled one released by inventory, each mailed about, and inventory's outcomes are published; the lag monitor sees every group caught up; the short versions of all seven drills pass, as
+ * they do on our broker in {@code PlatformEndToEndTest}, broker-failure with Kafka itself killed and started again on
+ * its log.
+ *
+ * <p>The services inherit this JVM's environment, which the build sets as {@code PlatformEndToEndTest} sets the
+ * launcher's: a 10 s lag-monitor window and batches of at most 20 records, so that slow-consumer's short run turns its
+ * victim WARN and hot-partition's rates cover its 10 s phases. Run from an IDE, give the test JVM the same two
+ * variables ({@code ops/platform-on-kafka/pom.xml}), or those two drills fail.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class PlatformOnApacheKafkaTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration WITHIN = Duration.ofSeconds(120);
+    private static final List<String> GROUPS =
+            List.of("inventory-service", "notification-service", "analytics-service");
+
+    @TempDir
+    static Path work;
+
+    private static ApacheKafkaLauncher kafkaLauncher;
+    private static Path kafkaDirectory;
+    private static RunningBroker kafka;
+    private static LocalPlatform platform;
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @BeforeAll
+    static void startKafkaAndThePlatformOnIt() throws Exception {
+        kafkaDirectory = work.resolve("kafka");
+        kafkaLauncher = ApacheKafkaLauncher.onClasspath(System.getProperty("java.class.path"), List.of("-Xmx512m"), 6);
+        kafka = kafkaLauncher.start(kafkaDirectory, work.resolve("kafka.log"));
+        LaunchOptions options = new LaunchOptions(
+                false,
+                work.resolve("postgres"),
+                0,
+                work.resolve("no-broker"),
+                0,
+                0,
+                true,
+                Path.of("..", ".."),
+                0,
+                0,
+                0,
+                LaunchOptions.Tracing.OFF,
+                kafka.bootstrapServers());
+        platform = LocalPlatform.start(PostgresConfiguration.embedded(), options);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (platform != null) {
+            platform.close();
+        }
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    private static URI service(String name) {
+        return platform.services().stream()
+                .filter(service -> service.name().equals(name))
+                .findFirst()
+                .map(ServiceProcess::baseUri)
+                .orElseThrow();
+    }
+
+    private static DrillTarget drillTarget() {
+        return new DrillTarget(
+                service("order-service"),
+                service("inventory-service"),
+                service("notification-service"),
+                service("analytics-service"),
+                service("lag-monitor"),
+                platform.bootstrapServers());
+    }
+
+    /**
+     * The report's text, kept in {@code target/drill-reports/<drill>.txt} for reading after the run, once it is asserted
+     * to have passed.
+     */
+    private static String passed(DrillReport report) throws IOException {
+        String text = report.saveIn(Path.of("target", "drill-reports"));
+        assertThat(report.passed()).as(text).isTrue();
+        return text;
+    }
+
+    private String get(URI uri) throws Exception {
+        return http.send(HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofString())
+                .body();
+    }
+
+    @Test
+    @Order(1)
+    void theLauncherStartsNoBrokerAndCreatesTheTopicsOnKafka() throws Exception {
+        assertThat(platform.bootstrapServers()).isEqualTo(kafka.bootstrapServers());
+        assertThat(platform.metricsUri()).as("our broker's metrics: none").isEmpty();
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+            Map<String, TopicDescription> topics = admin.describeTopics(List.of(Topics.ORDERS, Topics.INVENTORY))
+                    .allTopicNames()
+                    .get();
+            assertThat(topics.get(Topics.ORDERS).partitions()).hasSize(6);
+            assertThat(topics.get(Topics.INVENTORY).partitions()).hasSize(6);
+        }
+    }
+
+    @Test
+    @Order(2)
+    void anOrderPlacedOverHttpReachesTheThreeConsumersAndTheLagMonitorSeesThemCaughtUp() throws Exception {
+        String id = placeOrder();
+
+        awaitReservation(id, "RESERVED");
+        await().atMost(WITHIN)
+                .ignoreExceptions()
+                .until(() -> get(service("notification-service").resolve("/notifications?orderId=" + id))
+                        .contains("\"SENT\""));
+        await().atMost(WITHIN)
+                .ignoreExceptions()
+                .until(() -> get(service("analytics-service").resolve("/analytics/minutes"))
+                        .contains("\"OrderCreated\""));
+        await().atMost(WITHIN).ignoreExceptions().until(() -> {
+            JsonNode groups =
+                    JSON.readTree(get(service("lag-monitor").resolve("/lag"))).get("groups");
+            return GROUPS.stream().allMatch(group -> caughtUp(groups, group));
+        });
+        assertThat(platform.services()).allMatch(ServiceProcess::isAlive);
+    }
+
+    /**
+     * The rest of the lifecycle on Kafka: an order paid and shipped has its reservation deducted and is mailed about
+     * twice (created, shipped); an order cancelled has its stock released and is mailed about twice (created,
+     * cancelled); and inventory-service's own relay published its reservation of each, keyed by the order, on {@code
+     * inventory}.
+     */
+    @Test
+    @Order(3)
+    void shippedAndCancelledOrdersReachTheConsumersAndInventoryPublishesItsOutcomes() throws Exception {
+        String shipped = placeOrder();
+        assertThat(post("/orders/" + shipped + "/pay", "{\"paymentReference\":\"pay-1\"}"))
+                .isEqualTo(200);
+        assertThat(post("/orders/" + shipped + "/ship", "{\"carrier\":\"post\",\"trackingNumber\":\"T-1\"}"))
+                .isEqualTo(200);
+        String cancelled = placeOrder();
+        awaitReservation(cancelled, "RESERVED");
+        assertThat(post("/orders/" + cancelled + "/cancel", "{\"reason\":\"changed my mind\"}"))
+                .isEqualTo(200);
+
+        awaitReservation(cancelled, "RELEASED");
+        awaitReservation(shipped, "DEDUCTED");
+        await().atMost(WITHIN)
+                .ignoreExceptions()
+                .until(() -> sentMails(shipped).equals(List.of("OrderCreated", "OrderShipped")));
+        await().atMost(WITHIN)
+                .ignoreExceptions()
+                .until(() -> sentMails(cancelled).equals(List.of("OrderCreated", "OrderCancelled")));
+        assertThat(inventoryOutcomes(Set.of(shipped, cancelled)))
+                .containsEntry(shipped, List.of("InventoryReserved"))
+                .containsEntry(cancelled, List.of("InventoryReserved"));
+    }
+
+    private void awaitReservation(String orderId, String status) {
+        await().atMost(WITHIN)
+                .ignoreExceptions()
+                .until(() -> get(service("inventory-service").resolve("/reservations/" + orderId))
+                        .contains("\"" + status + "\""));
+    }
+
+    private String placeOrder() throws Exception {
+        HttpResponse<String> created = http.send(
+                HttpRequest.newBuilder(service("order-service").resolve("/orders"))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"customerId\":\"c-" + UUID.randomUUID()
+                                + "\",\"currency\":\"EUR\",\"items\":[{\"sku\":\"sku-5\",\"quantity\":1,"
+                                + "\"unitPrice\":\"2.50\"}]}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        return JSON.readTree(created.body()).get("id").asText();
+    }
+
+    private int post(String path, String body) throws Exception {
+        return http.send(
+                        HttpRequest.newBuilder(service("order-service").resolve(path))
+                                .header("Content-Type", "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofString(body))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .statusCode();
+    }
+
+    /** The event types of the order's mails that were sent, oldest first. */
+    private List<String> sentMails(String orderId) throws Exception {
+        List<String> sent = new ArrayList<>();
+        for (JsonNode mail :
+                JSON.readTree(get(service("notification-service").resolve("/notifications?orderId=" + orderId)))) {
+            if (mail.get("status").asText().equals("SENT")) {
+                sent.add(mail.get("eventType").asText());
+            }
+        }
+        return sent;
+    }
+
+    /**
+     * Per order, the event types inventory-service published on {@code inventory} for it, in log order, once each of
+     * {@code orderIds} has one.
+     */
+    private static Map<String, List<String>> inventoryOutcomes(Set<String> orderIds) {
+        EventCodec codec = new EventCodec(EventCatalog.inventoryEvents());
+        Map<String, List<String>> outcomes = new HashMap<>();
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
+                Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
+                new StringDeserializer(),
+                new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(Topics.INVENTORY).stream()
+                    .map(info -> new TopicPartition(info.topic(), info.partition()))
+                    .toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            await().atMost(WITHIN).pollInSameThread().until(() -> {
+                for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    if (orderIds.contains(record.key())) {
+                        outcomes.computeIfAbsent(record.key(), k -> new ArrayList<>())
+                                .add(codec.decode(record.value()).eventType());
+                    }
+                }
+                return outcomes.keySet().equals(orderIds);
+            });
+        }
+        return outcomes;
+    }
+
+    private static boolean caughtUp(JsonNode groups, String group) {
+        for (JsonNode node : groups) {
+            if (node.get("group").asText().equals(group)) {
+                for (JsonNode partition : node.get("partitions")) {
+                    if (partition.get("topic").asText().equals(Topics.ORDERS)
+                            && partition.get("lag").asLong() != 0) {
+                        return false;
+                    }
+                }
+                return node.get("partitions").size() > 0
+                        && node.get("status").asText().equals("OK");
+            }
+        }
+        return false;
+    }
+
+    @Test
+    @Order(4)
+    void theDuplicateEventDrillPassesOnKafka() throws Exception {
+        DrillReport report = new DuplicateEventDrill(drillTarget(), 5).run();
+
+        assertThat(passed(report)).contains("inventory-service skipped every copy as a duplicate");
+    }
+
+    @Test
+    @Order(5)
+    void theSchemaChangeDrillPassesOnKafka() throws Exception {
+        DrillReport report = new SchemaChangeDrill(drillTarget(), 3, 3, Duration.ofSeconds(8)).run();
+
+        assertThat(passed(report)).contains("has version 2.0");
+    }
+
+    @Test
+    @Order(6)
+    void theTrafficSpikeDrillPassesOnKafka() throws Exception {
+        DrillReport report =
+                new TrafficSpikeDrill(drillTarget(), 3, 10, Duration.ofSeconds(4), Duration.ofSeconds(4)).run();
+
+        passed(report);
+    }
+
+    /**
+     * slow-consumer's short version: notification-service at 200 ms a record while 10 orders/s arrive for 20 s; on
+     * Kafka too only its lag grows, the lag monitor calls it WARN, and it drains once it has its speed back.
+     */
+    @Test
+    @Order(7)
+    void theSlowConsumerDrillPassesOnKafka() throws Exception {
+        DrillReport report = new SlowConsumerDrill(
+                        drillTarget(), "notification-service", 10, 200, Duration.ofSeconds(3), Duration.ofSeconds(20))
+                .run();
+
+        assertThat(passed(report))
+                .contains(
+                        "notification-service was WARN while slow",
+                        "inventory-service kept up while notification-service was slow",
+                        "notification-service recovered");
+    }
+
+    /**
+     * hot-partition's short version on Kafka: 80% of the records keyed by one customer land on the one partition the
+     * drill predicts ({@code murmur2(key) % partitions}, chosen by the producer), Kafka's per-partition offsets and
+     * the lag monitor's rates show it, and order ids spread evenly.
+     */
+    @Test
+    @Order(8)
+    void theHotPartitionDrillPassesOnKafka() throws Exception {
+        DrillReport report = new HotPartitionDrill(drillTarget(), 20, Duration.ofSeconds(10), 0.8).run();
+
+        assertThat(passed(report))
+                .containsPattern("keyed by customer, partition [0-5] took most of the load")
+                .contains("keyed by order id, the load spread evenly");
+    }
+
+    /**
+     * crash-consumer's short version, the launcher's kill and start called directly: inventory-service killed with
+     * SIGKILL mid-stream on Kafka's group coordinator, started again, nothing lost or doubled.
+     */
+    @Test
+    @Order(9)
+    void theCrashConsumerDrillPassesOnKafka() throws Exception {
+        ServiceControl control = new ServiceControl() {
+            @Override
+            public void kill(String service) {
+                platform.kill(service);
+            }
+
+            @Override
+            public void start(String service) {
+                platform.start(service);
+            }
+        };
+        DrillReport report =
+                new CrashConsumerDrill(drillTarget(), control, "inventory-service", 10, Duration.ofSeconds(12)).run();
+
+        assertThat(passed(report)).contains("no order lost", "no double effect");
+    }
+
+    /**
+     * broker-failure's short version with Apache Kafka as the victim: SIGKILL 5 s into 15 s of 10 orders/s, then Kafka
+     * started again 5 s later on the same log and ports (its crash recovery); nothing lost, nothing doubled, and the
+     * services recover by themselves. Last, as the broker it ends is not the one the class started.
+     */
+    @Test
+    @Order(10)
+    void theBrokerFailureDrillPassesWithKafkaKilledAndStartedAgain() throws Exception {
+        ServiceControl control = new ServiceControl() {
+            private int starts;
+
+            @Override
+            public void kill(String service) {
+                assertThat(service).isEqualTo("kafka");
+                kafka.kill();
+            }
+
+            @Override
+            public void start(String service) throws IOException {
+                kafka = kafkaLauncher.restart(kafkaDirectory, work.resolve("kafka-restart-" + ++starts + ".log"));
+            }
+        };
+        DrillReport report = new BrokerFailureDrill(
+                        drillTarget(), control, "kafka", 10, Duration.ofSeconds(15), Duration.ofSeconds(5))
+                .run();
+
+        assertThat(passed(report))
+                .contains(
+                        "killed the broker (kafka) with SIGKILL",
+                        "no acknowledged order lost",
+                        "no double effect",
+                        "order-service took every order, the broker down or not");
+        assertThat(platform.services()).allMatch(ServiceProcess::isAlive);
+    }
+}

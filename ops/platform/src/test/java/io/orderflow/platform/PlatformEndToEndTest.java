@@ -1,0 +1,756 @@
+package io.orderflow.platform;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.opentelemetry.proto.trace.v1.Span.SpanKind;
+import io.orderflow.contracts.EventCatalog;
+import io.orderflow.contracts.EventCodec;
+import io.orderflow.contracts.EventEnvelope;
+import io.orderflow.contracts.Topics;
+import io.orderflow.ops.drill.BrokerFailureDrill;
+import io.orderflow.ops.drill.CrashConsumerDrill;
+import io.orderflow.ops.drill.DrillReport;
+import io.orderflow.ops.drill.DrillTarget;
+import io.orderflow.ops.drill.DuplicateEventDrill;
+import io.orderflow.ops.drill.HotPartitionDrill;
+import io.orderflow.ops.drill.SchemaChangeDrill;
+import io.orderflow.ops.drill.ServiceControl;
+import io.orderflow.ops.drill.SlowConsumerDrill;
+import io.orderflow.ops.drill.TrafficSpikeDrill;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The whole platform as a user runs it: {@code ./run-platform}'s launcher in a process of its own, from the
+ * repository's root, with the packaged services, exporting traces to {@link OtlpTraceCollector}. Concurrent clients
+ * drive orders through their lifecycles over HTTP (with retried requests and refused transitions mixed in) and a stock
+ * consumer finds, for every order, exactly the events of the changes that were accepted, keyed by the order, in order;
+ * an order reaches the three consumers and one trace links them; a real Prometheus scrapes every part; the duplicate
+ * and crash drills pass; and, last, {@code status}, {@code logs}, {@code kill}, {@code start} and {@code stop} answer
+ * from another terminal, a crashed service is reported, and every process is gone afterwards.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class PlatformEndToEndTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration WITHIN = Duration.ofSeconds(120);
+    private static final List<String> INSTANCES = List.of(
+            "order-service",
+            "outbox-relay",
+            "inventory-service",
+            "inventory-outbox-relay",
+            "notification-service",
+            "analytics-service",
+            "lag-monitor");
+
+    @TempDir
+    static Path brokerDirectory;
+
+    @TempDir
+    static Path output;
+
+    /**
+     * The services inherit the launcher's environment. The lag monitor judges statuses over 10 s instead of 60, and
+     * the consumers take at most 20 records a poll instead of 500, so that the slow-consumer drill's short version sees
+     * WARN within seconds: a slowed consumer commits once a batch, and a batch must take less than the window.
+     */
+    private static final LauncherProcesses launchers = new LauncherProcesses(
+            Path.of("target", "launcher", "postgres"),
+            Map.of("ORDERFLOW_LAG_MONITOR_WINDOW", "10s", "MP_MESSAGING_INCOMING_ORDERS_MAX_POLL_RECORDS", "20"));
+
+    private static OtlpTraceCollector traces;
+    private static Process launcher;
+    private static Path launcherLog;
+    private static PlatformState state;
+    private static URI orders;
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @BeforeAll
+    static void startPlatform() throws Exception {
+        traces = OtlpTraceCollector.start();
+        launcherLog = output.resolve("launcher.log");
+        launcher = launchers.platform(
+                launcherLog,
+                brokerDirectory,
+                "--otlp-endpoint",
+                traces.endpoint().toString(),
+                "--otlp-protocol",
+                "http/protobuf");
+        await().atMost(WITHIN)
+                .until(() ->
+                        LauncherProcesses.read(launcherLog).contains(PlatformLauncher.READY) || !launcher.isAlive());
+        assertThat(LauncherProcesses.read(launcherLog)).contains(PlatformLauncher.READY);
+        state = launchers.state().orElseThrow();
+        assertThat(state.services()).extracting(PlatformState.Service::name).isEqualTo(INSTANCES);
+        orders = service("order-service").resolve("/orders");
+    }
+
+    @AfterAll
+    static void stopPlatform() throws Exception {
+        launchers.close();
+        if (traces != null) {
+            traces.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void everyAcceptedChangeOfEveryOrderReachesTheTopicOnceAndInOrder() throws Exception {
+        int orderCount = 40;
+        Map<String, List<String>> expected = new ConcurrentHashMap<>();
+        try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<?>> done = new ArrayList<>();
+            for (int i = 0; i < orderCount; i++) {
+                int script = i % 4;
+                done.add(clients.submit(() -> {
+                    drive(script, expected);
+                    return null;
+                }));
+            }
+            for (Future<?> future : done) {
+                future.get();
+            }
+        }
+        int total = expected.values().stream().mapToInt(List::size).sum();
+
+        Map<String, List<EventEnvelope>> published = readEvents(expected.keySet(), total);
+
+        assertThat(published.keySet()).isEqualTo(expected.keySet());
+        expected.forEach((orderId, types) -> assertThat(published.get(orderId).stream()
+                        .map(EventEnvelope::eventType)
+                        .toList())
+                .as("events of order %s, in log order", orderId)
+                .isEqualTo(types));
+        assertThat(everyServiceAlive()).isTrue();
+    }
+
+    @Test
+    @Order(2)
+    void anOrderPlacedOverHttpReachesInventoryNotificationAndAnalyticsAndInventorysOutcomeIsPublished()
+            throws Exception {
+        String customer = "c-" + UUID.randomUUID();
+        String body = "{\"customerId\":\"" + customer + "\",\"currency\":\"EUR\","
+                + "\"items\":[{\"sku\":\"sku-7\",\"quantity\":2,\"unitPrice\":\"3.00\"}]}";
+        HttpResponse<String> created = post(orders, body, null);
+        assertThat(created.statusCode()).isEqualTo(201);
+        String id = JSON.readTree(created.body()).get("id").asText();
+
+        await().atMost(WITHIN)
+                .until(() ->
+                        get(service("inventory-service"), "/reservations/" + id).contains("\"RESERVED\""));
+        await().atMost(WITHIN)
+                .until(() -> get(service("notification-service"), "/notifications?orderId=" + id)
+                        .contains("\"SENT\""));
+        await().atMost(WITHIN)
+                .until(() ->
+                        get(service("analytics-service"), "/analytics/minutes").contains("\"OrderCreated\""));
+        assertThat(JSON.readTree(get(service("notification-service"), "/notifications?orderId=" + id))
+                        .get(0)
+                        .get("recipient")
+                        .asText())
+                .startsWith(customer + "@");
+        assertThat(readInventoryOutcome(id)).isEqualTo("InventoryReserved");
+        // The lag monitor sees the three groups on the orders topic, each caught up once its commit lands.
+        await().atMost(WITHIN).until(() -> {
+            JsonNode groups = JSON.readTree(get(service("lag-monitor"), "/lag")).get("groups");
+            return groups != null
+                    && List.of("inventory-service", "notification-service", "analytics-service").stream()
+                            .allMatch(group -> caughtUpOnOrders(groups, group));
+        });
+        assertThat(everyServiceAlive()).isTrue();
+    }
+
+    private static DrillTarget drillTarget() {
+        return new DrillTarget(
+                service("order-service"),
+                service("inventory-service"),
+                service("notification-service"),
+                service("analytics-service"),
+                service("lag-monitor"),
+                state.broker().bootstrapServers());
+    }
+
+    /**
+     * {@code ops/bin/drill duplicate-event}'s short version on the running platform: the same event twice and a batch
+     * re-sent, one effect everywhere, every copy counted as a duplicate by each group.
+     */
+    @Test
+    @Order(4)
+    void theDuplicateEventDrillPasses() throws Exception {
+        DrillReport report = new DuplicateEventDrill(drillTarget(), 5).run();
+
+        String text = passed(report);
+        assertThat(report.checks()).hasSize(6);
+        assertThat(text).contains("6 copies", "inventory-service skipped every copy as a duplicate", "PASS");
+    }
+
+    /** {@code ops/bin/drill traffic-spike}'s short version: 3 orders/s, 30 for 4 s, 3 again; every group drains. */
+    @Test
+    @Order(5)
+    void theTrafficSpikeDrillPasses() throws Exception {
+        DrillReport report =
+                new TrafficSpikeDrill(drillTarget(), 3, 10, Duration.ofSeconds(4), Duration.ofSeconds(4)).run();
+
+        String text = passed(report);
+        assertThat(text)
+                .contains("30 orders/s (x10) for 4 s", "order-service answered every order")
+                .containsPattern("inventory-service drained after the spike: peak [0-9,]+ records");
+    }
+
+    /**
+     * {@code ops/bin/drill slow-consumer}'s short version: 10 orders/s, notification-service slowed to 200 ms a record (5
+     * records/s) for 20 s: only its lag grows, it is WARN, and it drains once it has its speed back.
+     */
+    @Test
+    @Order(6)
+    void theSlowConsumerDrillPasses() throws Exception {
+        DrillReport report = new SlowConsumerDrill(
+                        drillTarget(), "notification-service", 10, 200, Duration.ofSeconds(3), Duration.ofSeconds(20))
+                .run();
+
+        String text = passed(report);
+        assertThat(text)
+                .contains(
+                        "notification-service was WARN while slow",
+                        "inventory-service kept up while notification-service was slow",
+                        "notification-service recovered");
+    }
+
+    /**
+     * {@code ops/bin/drill schema-change}'s short version: three OrderCreated at 1.0, three at 1.1, three at 2.0 while 3
+     * orders/s come over HTTP: the 1.x processed, every 2.0 dead-lettered by each group with its reason.
+     */
+    @Test
+    @Order(7)
+    void theSchemaChangeDrillPasses() throws Exception {
+        DrillReport report = new SchemaChangeDrill(drillTarget(), 3, 3, Duration.ofSeconds(8)).run();
+
+        String text = passed(report);
+        assertThat(text)
+                .contains(
+                        "every OrderCreated 1.0 and 1.1 was processed",
+                        "analytics-service dead-lettered every 2.0 with its reason",
+                        "has version 2.0");
+    }
+
+    /**
+     * {@code ops/bin/drill hot-partition}'s short version: 20 records/s for 10 s (the lag monitor's window here) keyed by
+     * customer, 80% by one, then 10 s keyed by order id: the hot partition stands out, order ids spread evenly.
+     */
+    @Test
+    @Order(8)
+    void theHotPartitionDrillPasses() throws Exception {
+        DrillReport report = new HotPartitionDrill(drillTarget(), 20, Duration.ofSeconds(10), 0.8).run();
+
+        String text = passed(report);
+        assertThat(text)
+                .containsPattern("keyed by customer, partition [0-5] took most of the load")
+                .contains("keyed by order id, the load spread evenly", "keyed by customer", "rate/s");
+    }
+
+    /**
+     * Traces exported over OTLP by the services (to {@link OtlpTraceCollector}): one trace runs from the caller's
+     * {@code traceparent} through order-service's server span, outbox-relay's publish span and the record to a
+     * processing span in each of the three consumers, and on to inventory's outcome published by its own relay.
+     */
+    @Test
+    @Order(3)
+    void oneTraceLinksTheHttpRequestToTheRelayAndToAllThreeConsumers() throws Exception {
+        String trace = UUID.randomUUID().toString().replace("-", "");
+        String callerSpan = "00f067aa0ba902b7";
+        String body = "{\"customerId\":\"c-traced\",\"currency\":\"EUR\","
+                + "\"items\":[{\"sku\":\"sku-8\",\"quantity\":1,\"unitPrice\":\"2.00\"}]}";
+        HttpResponse<String> created = http.send(
+                HttpRequest.newBuilder(orders)
+                        .timeout(Duration.ofSeconds(30))
+                        .header("Content-Type", "application/json")
+                        .header("traceparent", "00-" + trace + "-" + callerSpan + "-01")
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(created.statusCode()).isEqualTo(201);
+        List<String> consumers = List.of("inventory-service", "notification-service", "analytics-service");
+
+        await().atMost(WITHIN).until(() -> {
+            Set<String> services = new java.util.HashSet<>();
+            traces.trace(trace).forEach(span -> services.add(span.service() + " " + span.name()));
+            // Each service exports its spans in batches of its own: wait for every one the test reads.
+            return services.contains("outbox-relay publish orders")
+                    && traces.trace(trace).stream()
+                            .anyMatch(span ->
+                                    span.service().equals("order-service") && span.kind() == SpanKind.SPAN_KIND_SERVER)
+                    && services.containsAll(List.of(
+                            "inventory-service process orders",
+                            "notification-service process orders",
+                            "analytics-service process orders",
+                            "inventory-outbox-relay publish inventory"));
+        });
+
+        List<OtlpTraceCollector.ReceivedSpan> spans = traces.trace(trace);
+        OtlpTraceCollector.ReceivedSpan request = only(spans, "order-service", SpanKind.SPAN_KIND_SERVER);
+        assertThat(request.parentSpanId()).isEqualTo(callerSpan);
+        assertThat(request.name()).contains("/orders");
+        OtlpTraceCollector.ReceivedSpan publish = only(spans, "outbox-relay", SpanKind.SPAN_KIND_PRODUCER);
+        assertThat(publish.name()).isEqualTo("publish orders");
+        assertThat(publish.parentSpanId()).isEqualTo(request.spanId());
+        for (String consumer : consumers) {
+            // One span per delivery: a batch delivered again after a rebalance is processed (and skipped) again.
+            assertThat(spans)
+                    .filteredOn(span -> span.service().equals(consumer) && span.kind() == SpanKind.SPAN_KIND_CONSUMER)
+                    .as(consumer)
+                    .isNotEmpty()
+                    .allSatisfy(processed -> {
+                        assertThat(processed.parentSpanId()).isEqualTo(publish.spanId());
+                        assertThat(processed.attributes()).containsEntry("messaging.consumer.group.name", consumer);
+                    });
+        }
+        // Inventory's outcome continues the trace through inventory's outbox and relay.
+        OtlpTraceCollector.ReceivedSpan outcome = only(spans, "inventory-outbox-relay", SpanKind.SPAN_KIND_PRODUCER);
+        assertThat(outcome.attributes()).containsEntry("orderflow.event.type", "InventoryReserved");
+    }
+
+    private static OtlpTraceCollector.ReceivedSpan only(
+            List<OtlpTraceCollector.ReceivedSpan> spans, String service, SpanKind kind) {
+        List<OtlpTraceCollector.ReceivedSpan> matching = spans.stream()
+                .filter(span -> span.service().equals(service) && span.kind() == kind)
+                .toList();
+        assertThat(matching).as("%s spans of %s in %s", kind, service, spans).hasSize(1);
+        return matching.getFirst();
+    }
+
+    /**
+     * A real Prometheus (Debian's, which {@code .ci/run} installs) with {@code ops/deploy/prometheus}'s configuration, its
+     * targets pointed at this platform's ports: it scrapes every part, every alert rule and every Grafana panel's query
+     * ({@code ops/deploy/grafana/dashboards}) evaluates, and every metric they name is exported by some part.
+     */
+    @Test
+    @Order(9)
+    void prometheusScrapesEveryPartAndEveryMetricTheAlertRulesAndDashboardsNameIsExported(@TempDir Path prometheusDir)
+            throws Exception {
+        Path prometheus = Path.of("/usr/bin/prometheus");
+        Assumptions.assumeTrue(
+                Files.isExecutable(prometheus),
+                "Prometheus is not installed (Debian's prometheus; .ci/run installs it)");
+        // Lag in seconds is exported for partitions a group has committed: an order makes every group commit.
+        String body = "{\"customerId\":\"c-prometheus\",\"currency\":\"EUR\","
+                + "\"items\":[{\"sku\":\"sku-9\",\"quantity\":1,\"unitPrice\":\"1.00\"}]}";
+        assertThat(post(orders, body, null).statusCode()).isEqualTo(201);
+        await().atMost(WITHIN).until(() -> {
+            JsonNode groups = JSON.readTree(get(service("lag-monitor"), "/lag")).get("groups");
+            return groups != null
+                    && List.of("inventory-service", "notification-service", "analytics-service").stream()
+                            .allMatch(group -> caughtUpOnOrders(groups, group));
+        });
+
+        Path rules = Path.of("..", "deploy", "prometheus");
+        Files.copy(rules.resolve("alerts.yml"), prometheusDir.resolve("alerts.yml"));
+        List<PlatformState.Service> services = state.services();
+        Map<String, Integer> ports = new LinkedHashMap<>();
+        ports.put("localhost:9404", state.broker().metrics().getPort());
+        String[] defaults = {"8080", "8081", "8082", "8085", "8083", "8084", "8086"};
+        for (int i = 0; i < defaults.length; i++) {
+            ports.put("localhost:" + defaults[i], services.get(i).url().getPort());
+        }
+        String config = Files.readString(rules.resolve("prometheus.yml"));
+        for (Map.Entry<String, Integer> port : ports.entrySet()) {
+            config = config.replace("\"" + port.getKey() + "\"", "\"127.0.0.1:" + port.getValue() + "\"");
+        }
+        Files.writeString(prometheusDir.resolve("prometheus.yml"), config);
+        int port;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        Process server = new ProcessBuilder(
+                        prometheus.toString(),
+                        "--config.file=" + prometheusDir.resolve("prometheus.yml"),
+                        "--storage.tsdb.path=" + prometheusDir.resolve("data"),
+                        "--web.listen-address=127.0.0.1:" + port)
+                .redirectErrorStream(true)
+                .redirectOutput(prometheusDir.resolve("prometheus.log").toFile())
+                .start();
+        try {
+            URI api = URI.create("http://127.0.0.1:" + port);
+            await().atMost(WITHIN).ignoreExceptions().until(() -> {
+                JsonNode targets = JSON.readTree(get(api.resolve("/api/v1/targets")))
+                        .path("data")
+                        .path("activeTargets");
+                if (targets.size() != ports.size()) {
+                    return false;
+                }
+                for (JsonNode target : targets) {
+                    if (!target.path("health").asText().equals("up")) {
+                        return false;
+                    }
+                }
+                return true;
+            });
+            Set<String> named = new java.util.TreeSet<>();
+            await().atMost(WITHIN).ignoreExceptions().until(() -> {
+                JsonNode groups = JSON.readTree(get(api.resolve("/api/v1/rules")))
+                        .path("data")
+                        .path("groups");
+                named.clear();
+                for (JsonNode group : groups) {
+                    for (JsonNode rule : group.path("rules")) {
+                        if (!rule.path("health").asText().equals("ok")) {
+                            return false;
+                        }
+                        named.addAll(PromqlMetricNames.of(rule.path("query").asText()));
+                    }
+                }
+                return !named.isEmpty();
+            });
+            // Every Grafana panel's query evaluates, and its metrics count with the rules'.
+            List<String> failedQueries = new ArrayList<>();
+            try (var dashboards = Files.list(Path.of("..", "deploy", "grafana", "dashboards"))) {
+                for (Path dashboard : dashboards.toList()) {
+                    for (JsonNode panel : JSON.readTree(dashboard.toFile()).path("panels")) {
+                        for (JsonNode target : panel.path("targets")) {
+                            String expr = target.path("expr").asText();
+                            named.addAll(PromqlMetricNames.of(expr));
+                            String query = java.net.URLEncoder.encode(expr, StandardCharsets.UTF_8);
+                            JsonNode answer = JSON.readTree(get(api.resolve("/api/v1/query?query=" + query)));
+                            if (!answer.path("status").asText().equals("success")) {
+                                failedQueries.add(panel.path("title").asText() + ": " + answer);
+                            }
+                        }
+                    }
+                }
+            }
+            assertThat(failedQueries).as("dashboard queries Prometheus refuses").isEmpty();
+            List<String> missing = new ArrayList<>();
+            for (String metric : named) {
+                String match = java.net.URLEncoder.encode("{__name__=\"" + metric + "\"}", StandardCharsets.UTF_8);
+                JsonNode series = JSON.readTree(get(api.resolve("/api/v1/series?match%5B%5D=" + match)))
+                        .path("data");
+                if (series.isEmpty()) {
+                    missing.add(metric);
+                }
+            }
+            assertThat(named).contains("orderflow_consumergroup_status", "outbox_relay_oldest_pending_age_seconds");
+            assertThat(named).contains("http_server_requests_seconds_count", "orderflow_consumer_latency_seconds");
+            assertThat(missing)
+                    .as("metrics the alert rules and dashboards name that nothing exports")
+                    .isEmpty();
+        } finally {
+            server.destroy();
+            server.waitFor();
+        }
+    }
+
+    /**
+     * {@code ops/bin/drill broker-failure}'s short version, through the launcher's control port: the broker killed with
+     * SIGKILL 5 s into 15 s of 10 orders/s and started again 5 s later; nothing lost, nothing doubled.
+     */
+    @Test
+    @Order(10)
+    void theBrokerFailureDrillPasses() throws Exception {
+        DrillReport report = new BrokerFailureDrill(
+                        drillTarget(),
+                        ServiceControl.launcher(state.control()),
+                        "log-broker",
+                        10,
+                        Duration.ofSeconds(15),
+                        Duration.ofSeconds(5))
+                .run();
+
+        assertThat(passed(report))
+                .contains(
+                        "killed the broker (log-broker) with SIGKILL",
+                        "no acknowledged order lost",
+                        "no double effect",
+                        "order-service took every order, the broker down or not");
+        assertThat(LauncherProcesses.read(launcherLog)).contains("log-broker (pid ");
+    }
+
+    /**
+     * Last, as it ends the platform: the commands a user types in another terminal, {@code ops/bin/drill crash-consumer}'s
+     * short version through the launcher's control port, a crash reported, a service started again, and {@code stop}.
+     */
+    @Test
+    @Order(11)
+    void statusLogsKillStartAndStopAnswerFromAnotherTerminalAndACrashedServiceIsReported() throws Exception {
+        Path status = output.resolve("status.log");
+        assertThat(launchers.command(status, "status"))
+                .as(LauncherProcesses.read(status))
+                .isZero();
+        for (String instance : INSTANCES) {
+            assertThat(LauncherProcesses.read(status))
+                    .containsPattern("(?m)^  " + instance + " +\\d+ +running +ready ");
+        }
+        assertThat(LauncherProcesses.read(status)).containsPattern("(?m)^  log-broker +\\d+ +running +ready ");
+        assertThat(LauncherProcesses.read(status))
+                .contains("broker: " + state.broker().bootstrapServers());
+
+        Path logs = output.resolve("logs.log");
+        Process following = launchers.start(
+                logs,
+                "logs",
+                "inventory-service",
+                "--postgres-dir",
+                launchers.postgresDirectory().toString());
+        await().atMost(WITHIN).until(() -> LauncherProcesses.read(logs).contains("inventory-service"));
+        assertThat(following.isAlive()).as("logs follows the file").isTrue();
+        following.destroy();
+        Path unknown = output.resolve("unknown.log");
+        assertThat(launchers.command(unknown, "logs", "no-such-service")).isEqualTo(2);
+        assertThat(LauncherProcesses.read(unknown)).contains("no-such-service", "analytics-service", "order-service");
+
+        DrillReport crash = new CrashConsumerDrill(
+                        drillTarget(),
+                        ServiceControl.launcher(state.control()),
+                        "inventory-service",
+                        10,
+                        Duration.ofSeconds(12))
+                .run();
+        assertThat(passed(crash))
+                .contains("killed inventory-service with SIGKILL", "no order lost", "no double effect");
+
+        PlatformState.Service analytics = launchers.state().orElseThrow().services().stream()
+                .filter(service -> service.name().equals("analytics-service"))
+                .findFirst()
+                .orElseThrow();
+        Path kill = output.resolve("kill.log");
+        assertThat(launchers.command(kill, "kill", "analytics-service"))
+                .as(LauncherProcesses.read(kill))
+                .isZero();
+        assertThat(LauncherProcesses.alive(analytics.pid())).isFalse();
+        await().atMost(WITHIN)
+                .until(() -> LauncherProcesses.read(launcherLog)
+                        .contains("analytics-service (pid " + analytics.pid() + ") exited with code"));
+        Path afterCrash = output.resolve("status-after-crash.log");
+        assertThat(launchers.command(afterCrash, "status")).isEqualTo(1);
+        assertThat(LauncherProcesses.read(afterCrash)).containsPattern("(?m)^  analytics-service +\\d+ +exited ");
+
+        Path start = output.resolve("start.log");
+        assertThat(launchers.command(start, "start", "analytics-service"))
+                .as(LauncherProcesses.read(start))
+                .isZero();
+        assertThat(LauncherProcesses.read(start)).contains("started analytics-service");
+        Path restarted = output.resolve("status-restarted.log");
+        assertThat(launchers.command(restarted, "status"))
+                .as(LauncherProcesses.read(restarted))
+                .isZero();
+        assertThat(LauncherProcesses.read(restarted))
+                .containsPattern("(?m)^  analytics-service +\\d+ +running +ready +" + analytics.url());
+        Path refused = output.resolve("start-running.log");
+        assertThat(launchers.command(refused, "start", "order-service")).isEqualTo(1);
+        assertThat(LauncherProcesses.read(refused)).contains("order-service is running");
+        PlatformState last = launchers.state().orElseThrow();
+
+        Path stop = output.resolve("stop.log");
+        assertThat(launchers.command(stop, "stop"))
+                .as(LauncherProcesses.read(stop))
+                .isZero();
+
+        assertThat(launcher.waitFor(30, TimeUnit.SECONDS))
+                .as("the launcher exited")
+                .isTrue();
+        assertThat(last.services()).noneMatch(service -> LauncherProcesses.alive(service.pid()));
+        assertThat(launchers.postgresProcesses()).isEmpty();
+        Path stopped = output.resolve("status-stopped.log");
+        assertThat(launchers.command(stopped, "status")).isEqualTo(3);
+        assertThat(LauncherProcesses.read(stopped)).contains("not running");
+    }
+
+    /**
+     * The report's text, kept in {@code target/drill-reports/<drill>.txt} for reading after the run, once it is asserted
+     * to have passed.
+     */
+    private static String passed(DrillReport report) throws java.io.IOException {
+        String text = report.saveIn(Path.of("target", "drill-reports"));
+        assertThat(report.passed()).as(text).isTrue();
+        return text;
+    }
+
+    private String get(URI uri) throws Exception {
+        return http.send(HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofString())
+                .body();
+    }
+
+    private static boolean caughtUpOnOrders(JsonNode groups, String group) {
+        for (JsonNode node : groups) {
+            if (node.get("group").asText().equals(group)) {
+                for (JsonNode partition : node.get("partitions")) {
+                    if (partition.get("topic").asText().equals("orders")
+                            && partition.get("lag").asLong() != 0) {
+                        return false;
+                    }
+                }
+                return node.get("partitions").size() > 0
+                        && node.get("status").asText().equals("OK");
+            }
+        }
+        return false;
+    }
+
+    private static URI service(String name) {
+        return state.services().stream()
+                .filter(service -> service.name().equals(name))
+                .findFirst()
+                .orElseThrow()
+                .url();
+    }
+
+    private String get(URI service, String path) throws Exception {
+        return get(service.resolve(path));
+    }
+
+    private static boolean everyServiceAlive() {
+        return state.services().stream().allMatch(service -> LauncherProcesses.alive(service.pid()));
+    }
+
+    /** The event type of {@code orderId}'s record on the {@code inventory} topic, published by inventory's relay. */
+    private String readInventoryOutcome(String orderId) {
+        EventCodec codec = new EventCodec(EventCatalog.inventoryEvents());
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        state.broker().bootstrapServers(),
+                        ConsumerConfig.GROUP_ID_CONFIG,
+                        "e2e-" + UUID.randomUUID(),
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                        "earliest"),
+                new StringDeserializer(),
+                new ByteArrayDeserializer())) {
+            consumer.subscribe(List.of(Topics.INVENTORY));
+            List<String> found = new ArrayList<>();
+            await().atMost(WITHIN).until(() -> {
+                for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    if (orderId.equals(record.key())) {
+                        found.add(codec.decode(record.value()).eventType());
+                    }
+                }
+                return !found.isEmpty();
+            });
+            return found.getFirst();
+        }
+    }
+
+    /** One client's order: created (the request sent twice with one Idempotency-Key), then a scripted path. */
+    private void drive(int script, Map<String, List<String>> expected) throws Exception {
+        String body = """
+                {"customerId":"c-%s","currency":"EUR","items":[{"sku":"sku-1","quantity":2,"unitPrice":"9.99"}]}
+                """.formatted(UUID.randomUUID());
+        String key = UUID.randomUUID().toString();
+        HttpResponse<String> created = post(orders, body, key);
+        assertThat(created.statusCode()).isEqualTo(201);
+        String id = JSON.readTree(created.body()).get("id").asText();
+        HttpResponse<String> retried = post(orders, body, key);
+        assertThat(JSON.readTree(retried.body()).get("id").asText()).isEqualTo(id);
+        List<String> events = new ArrayList<>(List.of("OrderCreated"));
+        URI order = orders.resolve("/orders/" + id + "/");
+        switch (script) {
+            case 0 -> {
+                expectStatus(post(order.resolve("pay"), "{}", null), 200, events, "OrderPaid");
+                expectStatus(post(order.resolve("ship"), "{}", null), 200, events, "OrderShipped");
+                expectStatus(post(order.resolve("cancel"), "{}", null), 409, events, null);
+            }
+            case 1 -> {
+                expectStatus(post(order.resolve("ship"), "{}", null), 409, events, null);
+                expectStatus(post(order.resolve("cancel"), "{}", null), 200, events, "OrderCancelled");
+            }
+            case 2 -> {
+                expectStatus(post(order.resolve("pay"), "{}", null), 200, events, "OrderPaid");
+                expectStatus(post(order.resolve("pay"), "{}", null), 409, events, null);
+                expectStatus(post(order.resolve("cancel"), "{}", null), 200, events, "OrderCancelled");
+            }
+            default -> expectStatus(post(order.resolve("pay"), "{}", null), 200, events, "OrderPaid");
+        }
+        expected.put(id, events);
+    }
+
+    private static void expectStatus(
+            HttpResponse<String> response, int status, List<String> events, String eventIfAccepted) {
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
+        if (eventIfAccepted != null) {
+            events.add(eventIfAccepted);
+        }
+    }
+
+    private HttpResponse<String> post(URI uri, String body, String idempotencyKey) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri)
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (idempotencyKey != null) {
+            request.header("Idempotency-Key", idempotencyKey);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /**
+     * Reads the topic until {@code total} distinct events of {@code orderIds} arrived (other tests' orders are skipped);
+     * each order's first occurrences, in log order.
+     */
+    private Map<String, List<EventEnvelope>> readEvents(Set<String> orderIds, int total) {
+        EventCodec codec = new EventCodec();
+        Map<String, List<EventEnvelope>> byOrder = new LinkedHashMap<>();
+        Set<UUID> seen = new LinkedHashSet<>();
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        state.broker().bootstrapServers(),
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                        "earliest"),
+                new StringDeserializer(),
+                new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(Topics.ORDERS).stream()
+                    .map(info -> new TopicPartition(info.topic(), info.partition()))
+                    .toList();
+            assertThat(partitions).hasSize(LocalPlatform.ORDERS_PARTITIONS);
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            await().atMost(WITHIN).until(() -> {
+                for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    EventEnvelope envelope = codec.decode(record.value());
+                    assertThat(record.key()).isEqualTo(envelope.orderId());
+                    assertThat(new String(record.headers().lastHeader("eventId").value(), StandardCharsets.UTF_8))
+                            .isEqualTo(envelope.eventId().toString());
+                    if (orderIds.contains(envelope.orderId()) && seen.add(envelope.eventId())) {
+                        byOrder.computeIfAbsent(envelope.orderId(), k -> new ArrayList<>())
+                                .add(envelope);
+                    }
+                }
+                return seen.size() >= total;
+            });
+        }
+        return byOrder;
+    }
+}
