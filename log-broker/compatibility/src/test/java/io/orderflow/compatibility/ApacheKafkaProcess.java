@@ -1,7 +1,7 @@
 package io.orderflow.compatibility;
 
-import io.orderflow.ops.bench.kafkaperf.ApacheKafkaLauncher;
-import io.orderflow.ops.bench.kafkaperf.RunningBroker;
+import io.orderflow.process.ApacheKafkaLauncher;
+import io.orderflow.process.RunningBroker;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

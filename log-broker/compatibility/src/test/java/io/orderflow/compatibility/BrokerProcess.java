@@ -1,8 +1,8 @@
 package io.orderflow.compatibility;
 
-import io.orderflow.ops.bench.kafkaperf.BrokerLauncher;
-import io.orderflow.ops.bench.kafkaperf.OrderflowBrokerLauncher;
-import io.orderflow.ops.bench.kafkaperf.RunningBroker;
+import io.orderflow.process.BrokerLauncher;
+import io.orderflow.process.OrderflowBrokerLauncher;
+import io.orderflow.process.RunningBroker;
 import io.orderflow.process.ServiceStartException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,7 @@
 package io.orderflow.foreignclients;
 
-import io.orderflow.ops.bench.kafkaperf.OrderflowBrokerLauncher;
-import io.orderflow.ops.bench.kafkaperf.RunningBroker;
+import io.orderflow.process.OrderflowBrokerLauncher;
+import io.orderflow.process.RunningBroker;
 import io.orderflow.process.ServiceStartException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

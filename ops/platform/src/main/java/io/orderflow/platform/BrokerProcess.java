@@ -1,57 +1,49 @@
 package io.orderflow.platform;
 
-import io.orderflow.process.ChildProcess;
-import io.orderflow.process.ChildProcesses;
+import io.orderflow.process.OrderflowBrokerLauncher;
+import io.orderflow.process.RunningBroker;
 import io.orderflow.process.ServiceStartException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Our log broker as a process of its own: log-broker's {@code BrokerMain} on this JVM's class path, so that it can be
- * killed with SIGKILL and started again like any service (the broker-failure drill, {@code ./run-platform kill
- * log-broker}), and its crash is not the launcher's.
+ * Our log broker as a process of the platform: log-broker's {@code BrokerMain} on this JVM's class path, started by
+ * service-process's {@link OrderflowBrokerLauncher} (the one launcher of the broker), so that it can be killed with
+ * SIGKILL and started again like any service (the broker-failure drill, {@code ./run-platform kill log-broker}), and
+ * its crash is not the launcher's.
  *
  * <p>The Kafka and metrics ports are fixed at the first start (0 picks free loopback ports then) and kept by {@link
  * #restart}, so that every client's {@code bootstrap.servers} stays valid across a crash. It listens on 127.0.0.1 and
- * advertises {@code localhost}; it is ready when its {@code /health} answers 200. Its pid file lets the next launcher
- * stop an orphan left by a launcher killed with {@code kill -9}.
+ * advertises {@code localhost}, with every setting at the broker's default; it is ready when it answers ApiVersions
+ * and its {@code /health} answers 200. Its pid file lets the next launcher stop an orphan left by a launcher killed
+ * with {@code kill -9}.
  *
  * <p><b>Crash behaviour.</b> {@link #close} sends SIGTERM: the broker flushes and leaves each partition's clean-shutdown
  * marker. After {@link #killNine} the next start recovers the log (what {@code acks=all} acknowledged was on disk).
  *
- * <p>Thread-safe as {@link ChildProcess} is; the owner serialises kills and restarts.
+ * <p>Thread-safe as {@link RunningBroker} is; the owner serialises kills and restarts.
  */
 final class BrokerProcess implements AutoCloseable {
 
     static final String NAME = "log-broker";
-    static final String MAIN_CLASS = "io.orderflow.broker.server.BrokerMain";
+    static final String MAIN_CLASS = OrderflowBrokerLauncher.MAIN_CLASS;
     private static final String LISTEN_HOST = "127.0.0.1";
     private static final String ADVERTISED_HOST = "localhost";
-    private static final Duration STOP_GRACE = Duration.ofSeconds(30);
-    private static final Duration READY_TIMEOUT = Duration.ofMinutes(2);
-    private static final HttpClient HTTP =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final OrderflowBrokerLauncher LAUNCHER =
+            OrderflowBrokerLauncher.onClasspath(System.getProperty("java.class.path"), List.of("-Xmx512m"), List.of());
 
-    private final ChildProcess process;
+    private final RunningBroker broker;
     private final Path dataDirectory;
-    private final int port;
-    private final int metricsPort;
     private final Path logFile;
     private final Path pidFile;
 
-    private BrokerProcess(
-            ChildProcess process, Path dataDirectory, int port, int metricsPort, Path logFile, Path pidFile) {
-        this.process = process;
+    private BrokerProcess(RunningBroker broker, Path dataDirectory, Path logFile, Path pidFile) {
+        this.broker = broker;
         this.dataDirectory = dataDirectory;
-        this.port = port;
-        this.metricsPort = metricsPort;
         this.logFile = logFile;
         this.pidFile = pidFile;
     }
@@ -63,47 +55,33 @@ final class BrokerProcess implements AutoCloseable {
      * @throws ServiceStartException naming the ports and directory if it exits or is not ready in time
      */
     static BrokerProcess start(Path dataDirectory, int port, int metricsPort, Path logFile, Path pidFile) {
-        ChildProcesses.reclaimOrphan(pidFile, MAIN_CLASS);
-        int kafka = port == 0 ? ChildProcesses.freeLoopbackPort() : port;
-        int metrics = metricsPort == 0 ? ChildProcesses.freeLoopbackPort() : metricsPort;
-        List<String> command = List.of(
-                ChildProcesses.java(),
-                "-Xmx512m",
-                "-cp",
-                System.getProperty("java.class.path"),
-                MAIN_CLASS,
-                "--listen.host=" + LISTEN_HOST,
-                "--port=" + kafka,
-                "--advertised.host=" + ADVERTISED_HOST,
-                "--log.dirs=" + dataDirectory.toAbsolutePath(),
-                "--metrics.port=" + metrics);
-        URI health = URI.create("http://" + LISTEN_HOST + ":" + metrics + "/health");
+        OrderflowBrokerLauncher.Addresses addresses =
+                new OrderflowBrokerLauncher.Addresses(LISTEN_HOST, port, ADVERTISED_HOST, metricsPort);
         try {
-            ChildProcess process = ChildProcess.start(
-                    new ChildProcess.Spec(NAME, command, logFile, pidFile, STOP_GRACE),
-                    () -> healthy(health),
-                    "/health answering 200",
-                    READY_TIMEOUT);
-            return new BrokerProcess(process, dataDirectory, kafka, metrics, logFile, pidFile);
+            return new BrokerProcess(
+                    LAUNCHER.start(addresses, dataDirectory, logFile, pidFile), dataDirectory, logFile, pidFile);
         } catch (ServiceStartException e) {
             throw new ServiceStartException(
-                    "The log broker did not start on " + LISTEN_HOST + " (Kafka port " + kafka + ", metrics port "
-                            + metrics + ", data in " + dataDirectory.toAbsolutePath() + "). --broker-port and"
-                            + " --metrics-port choose other ports (0 picks any free one). " + e.getMessage(),
+                    "The log broker did not start on " + LISTEN_HOST + " (Kafka port " + describe(port)
+                            + ", metrics port " + describe(metricsPort) + ", data in "
+                            + dataDirectory.toAbsolutePath() + "). --broker-port and --metrics-port choose other"
+                            + " ports (0 picks any free one). " + e.getMessage(),
                     e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot start the log broker: " + e.getMessage(), e);
         }
     }
 
     /** The same broker started again on the same ports and log, once this process has ended. */
     BrokerProcess restart() {
-        if (process.isAlive()) {
-            throw new IllegalStateException(NAME + " is running (pid " + process.pid() + ")");
+        if (broker.isAlive()) {
+            throw new IllegalStateException(NAME + " is running (pid " + broker.pid() + ")");
         }
-        return start(dataDirectory, port, metricsPort, logFile, pidFile);
+        return start(dataDirectory, port(), metricsPort(), logFile, pidFile);
     }
 
     int port() {
-        return port;
+        return broker.addresses().port();
     }
 
     Path dataDirectory() {
@@ -111,19 +89,19 @@ final class BrokerProcess implements AutoCloseable {
     }
 
     int metricsPort() {
-        return metricsPort;
+        return broker.addresses().metricsPort();
     }
 
     String bootstrapServers() {
-        return ADVERTISED_HOST + ":" + port;
+        return broker.bootstrapServers();
     }
 
     URI http(String path) {
-        return URI.create("http://" + ADVERTISED_HOST + ":" + metricsPort + path);
+        return broker.http(path);
     }
 
     long pid() {
-        return process.pid();
+        return broker.pid();
     }
 
     Path logFile() {
@@ -131,41 +109,28 @@ final class BrokerProcess implements AutoCloseable {
     }
 
     boolean isAlive() {
-        return process.isAlive();
+        return broker.isAlive();
     }
 
     CompletableFuture<Integer> onExit() {
-        return process.onExit();
+        return broker.onExit();
     }
 
     String tail(int lines) {
-        return process.tail(lines);
+        return broker.tail(lines);
     }
 
     /** SIGKILL, as a crash would; returns once the process is gone. */
     void killNine() {
-        process.killNine();
+        broker.kill();
     }
 
     @Override
     public void close() {
-        process.close();
+        broker.close();
     }
 
-    private static boolean healthy(URI health) {
-        try {
-            return HTTP.send(
-                                    HttpRequest.newBuilder(health)
-                                            .timeout(Duration.ofSeconds(2))
-                                            .build(),
-                                    HttpResponse.BodyHandlers.discarding())
-                            .statusCode()
-                    == 200;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
+    private static String describe(int port) {
+        return port == 0 ? "any free one" : Integer.toString(port);
     }
 }

@@ -4,7 +4,11 @@ import io.orderflow.ops.bench.kafkaperf.Measure.AtLeastTimesKafka;
 import io.orderflow.ops.bench.kafkaperf.Measure.AtMost;
 import io.orderflow.ops.bench.kafkaperf.Measure.AtMostTimesKafka;
 import io.orderflow.ops.bench.kafkaperf.PerfTools.ToolFailedException;
+import io.orderflow.process.ApacheKafkaLauncher;
+import io.orderflow.process.BrokerLauncher;
 import io.orderflow.process.ChildProcesses;
+import io.orderflow.process.OrderflowBrokerLauncher;
+import io.orderflow.process.RunningBroker;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -31,7 +35,7 @@ import java.util.stream.Stream;
  * the run goes on.
  */
 public final class KafkaPerfBenchmark {
-    static final int PARTITIONS = 6;
+    static final int PARTITIONS = BrokerLauncher.DEFAULT_PARTITIONS;
 
     private static final Measure STARTUP =
             new Measure("start-up to first answered request", "ms", new AtMost(1000, "ms"));
@@ -107,8 +111,8 @@ public final class KafkaPerfBenchmark {
                 options.recordSizes(),
                 options.runs());
         System.out.printf(
-                "workload: %d partitions, acks=%s %s, no compression; tools from kafka-tools 4.4.0%n",
-                PARTITIONS, PerfTools.ACKS, String.join(" ", PerfTools.BATCHING));
+                "workload: %d partitions, acks=%s %s, no compression; tools from kafka-tools %s%n",
+                PARTITIONS, PerfTools.ACKS, String.join(" ", PerfTools.BATCHING), ApacheKafkaLauncher.VERSION);
         System.out.printf(
                 "machine: %d cores, java %s, load average %s, started %s%n",
                 Runtime.getRuntime().availableProcessors(),

@@ -1,14 +1,14 @@
 package io.orderflow.ops.bench.orders;
 
-import io.orderflow.ops.bench.kafkaperf.ApacheKafkaLauncher;
-import io.orderflow.ops.bench.kafkaperf.BrokerLauncher;
-import io.orderflow.ops.bench.kafkaperf.OrderflowBrokerLauncher;
-import io.orderflow.ops.bench.kafkaperf.RunningBroker;
 import io.orderflow.ops.load.LatencySamples;
 import io.orderflow.ops.load.OpenLoopLoad;
 import io.orderflow.ops.load.PrometheusText;
 import io.orderflow.postgres.PostgresDatabase;
+import io.orderflow.process.ApacheKafkaLauncher;
+import io.orderflow.process.BrokerLauncher;
 import io.orderflow.process.ChildProcesses;
+import io.orderflow.process.OrderflowBrokerLauncher;
+import io.orderflow.process.RunningBroker;
 import io.orderflow.process.ServiceProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,5 +1,6 @@
 package io.orderflow.ops.bench.orders;
 
+import io.orderflow.process.ApacheKafkaLauncher;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,7 +18,7 @@ import java.util.function.ToDoubleFunction;
  */
 public final class OrdersTable {
     static final String OURS = "orderflow log-broker";
-    static final String KAFKA = "Apache Kafka 4.4.0";
+    static final String KAFKA = ApacheKafkaLauncher.NAME;
 
     /** What the issue asks of a measure; {@code met} is judged on one broker's median. */
     record Target(String describe, DoublePredicate met) {

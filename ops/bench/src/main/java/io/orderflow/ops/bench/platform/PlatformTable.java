@@ -1,6 +1,7 @@
 package io.orderflow.ops.bench.platform;
 
 import io.orderflow.ops.bench.orders.OrdersTable;
+import io.orderflow.process.ApacheKafkaLauncher;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +18,7 @@ import java.util.function.ToDoubleFunction;
  */
 final class PlatformTable {
     static final String OURS = "orderflow log-broker";
-    static final String KAFKA = "Apache Kafka 4.4.0";
+    static final String KAFKA = ApacheKafkaLauncher.NAME;
     private static final int TARGET_RATE = 2000;
 
     private record Row(String name, String unit, ToDoubleFunction<RunFigures> value) {}

@@ -1,4 +1,4 @@
-package io.orderflow.ops.bench.kafkaperf;
+package io.orderflow.process;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;

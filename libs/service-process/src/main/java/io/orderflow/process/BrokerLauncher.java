@@ -1,4 +1,4 @@
-package io.orderflow.ops.bench.kafkaperf;
+package io.orderflow.process;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -10,6 +10,12 @@ import java.util.List;
 
 /** Starts one kind of broker as a child JVM on free loopback ports, with its data under a given directory. */
 public sealed interface BrokerLauncher permits ApacheKafkaLauncher, OrderflowBrokerLauncher {
+
+    /**
+     * Partitions of auto-created topics (and of CreateTopics without a count) on the benchmarks' brokers, ours and
+     * Apache Kafka alike: six, as the platform creates {@code orders} and {@code inventory}.
+     */
+    int DEFAULT_PARTITIONS = 6;
 
     /** How the broker is named in the output. */
     String name();

@@ -1,6 +1,5 @@
-package io.orderflow.ops.bench.kafkaperf;
+package io.orderflow.process;
 
-import io.orderflow.process.ChildProcesses;
 import java.io.File;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -16,7 +15,7 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Apache Kafka 4.4.0 from Maven Central, one node in KRaft combined mode (broker and controller in one JVM), set up
+ * Apache Kafka ({@link #VERSION}, the build's {@code kafka.version}) from Maven Central, one node in KRaft combined mode (broker and controller in one JVM), set up
  * the way its quickstart does: a generated {@code server.properties}, the storage formatted by
  * {@code kafka.tools.StorageTool format --standalone} with a random cluster id, then {@code kafka.Kafka}, which
  * {@link #start} waits for until it answers an ApiVersions request. The one launcher of Apache Kafka in the build:
@@ -47,7 +46,13 @@ public final class ApacheKafkaLauncher implements BrokerLauncher {
             "-XX:MaxInlineLevel=15",
             "-Djava.awt.headless=true");
 
-    private static final String KAFKA_JAR = "kafka_2.13-4.4.0.jar";
+    /** The Apache Kafka release of the anchor: the build's {@code kafka.version}, the one place it is written. */
+    public static final String VERSION = anchorVersion();
+
+    /** How reports name the anchor. */
+    public static final String NAME = "Apache Kafka " + VERSION;
+
+    private static final String KAFKA_JAR = "kafka_2.13-" + VERSION + ".jar";
 
     private static final String LOG4J2 = """
             status = warn
@@ -65,13 +70,13 @@ public final class ApacheKafkaLauncher implements BrokerLauncher {
     private final int partitions;
     private final List<String> extraSettings;
 
-    /** The benchmarks' Kafka, at its defaults: {@code lib} holds kafka_2.13 4.4.0 and its runtime dependencies. */
+    /** The benchmarks' Kafka, at its defaults: {@code lib} holds kafka_2.13 {@link #VERSION} and its runtime dependencies. */
     public ApacheKafkaLauncher(Path lib) {
         this(lib, List.of());
     }
 
     /**
-     * The benchmarks' Kafka: {@code lib} holds kafka_2.13 4.4.0 and its runtime dependencies.
+     * The benchmarks' Kafka: {@code lib} holds kafka_2.13 {@link #VERSION} and its runtime dependencies.
      *
      * @param extraSettings {@code KEY=VALUE} lines appended to the generated {@code server.properties}, e.g.
      *     {@code log.flush.interval.messages=1} to make Kafka fsync before acknowledging, as our broker does
@@ -81,7 +86,7 @@ public final class ApacheKafkaLauncher implements BrokerLauncher {
                 lib.toAbsolutePath().normalize() + "/*",
                 lib.toAbsolutePath().normalize().toString(),
                 JVM_OPTIONS,
-                KafkaPerfBenchmark.PARTITIONS,
+                BrokerLauncher.DEFAULT_PARTITIONS,
                 extraSettings);
     }
 
@@ -98,7 +103,7 @@ public final class ApacheKafkaLauncher implements BrokerLauncher {
      * Kafka from an explicit classpath, e.g. a test JVM's own {@code java.class.path} where kafka_2.13 is a test
      * dependency, with Kafka's settings otherwise at their defaults.
      *
-     * @param classpath for {@code java -cp}: kafka_2.13 4.4.0 and its runtime dependencies, among anything else
+     * @param classpath for {@code java -cp}: kafka_2.13 {@link #VERSION} and its runtime dependencies, among anything else
      * @param jvmOptions the broker JVM's options, in place of {@code kafka-server-start.sh}'s (the storage
      *     formatting runs with none)
      * @param partitions {@code num.partitions}, the partitions of auto-created topics and of CreateTopics without a
@@ -110,12 +115,12 @@ public final class ApacheKafkaLauncher implements BrokerLauncher {
 
     @Override
     public String name() {
-        return "Apache Kafka 4.4.0";
+        return NAME;
     }
 
     @Override
     public String describe() {
-        return "Apache Kafka 4.4.0 (" + source + "), KRaft combined mode, "
+        return NAME + " (" + source + "), KRaft combined mode, "
                 + (jvmOptions.equals(JVM_OPTIONS) ? "JVM options of kafka-server-start.sh " : "JVM options ")
                 + String.join(" ", jvmOptions)
                 + (extraSettings.isEmpty()
@@ -246,7 +251,7 @@ public final class ApacheKafkaLauncher implements BrokerLauncher {
         }
     }
 
-    /** Whether {@code kafka_2.13-4.4.0.jar} is on the classpath, as an entry of its own or in a {@code dir/*} entry. */
+    /** Whether {@code kafka_2.13-VERSION.jar} is on the classpath, as an entry of its own or in a {@code dir/*} entry. */
     private boolean hasKafkaJar() {
         for (String entry : classpath.split(File.pathSeparator)) {
             Path jar = entry.endsWith("*")
@@ -257,6 +262,23 @@ public final class ApacheKafkaLauncher implements BrokerLauncher {
             }
         }
         return false;
+    }
+
+    private static String anchorVersion() {
+        Properties anchor = new Properties();
+        try (var in = ApacheKafkaLauncher.class.getResourceAsStream("kafka-anchor.properties")) {
+            if (in == null) {
+                throw new IllegalStateException("kafka-anchor.properties is missing from service-process's jar");
+            }
+            anchor.load(in);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("Cannot read kafka-anchor.properties", e);
+        }
+        String version = anchor.getProperty("version", "");
+        if (!version.matches("\\d+\\.\\d+\\.\\d+.*")) {
+            throw new IllegalStateException("kafka-anchor.properties names no version: '" + version + "'");
+        }
+        return version;
     }
 
     /** A cluster id as {@code kafka-storage random-uuid} prints one: 16 random bytes, URL-safe Base64. */

@@ -1,0 +1,148 @@
+package io.orderflow.process;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Our broker as a child JVM: {@code BrokerMain} on a classpath of {@code log-broker.jar} and its {@code lib/*} (as
+ * {@code ops/bin/run-broker} starts it) or on a given classpath (the platform launcher's own, which holds log-broker),
+ * with its default durability ({@code flush.messages=1}: fsync before acknowledging). The one launcher of our broker:
+ * the platform, the benchmarks, the compatibility and foreign-client tests all start it through this class.
+ *
+ * <p>{@link #start(Path, Path)} is the benchmarks' and tests' start: a free loopback port, data under a fresh run
+ * directory, no HTTP metrics endpoint (Apache Kafka serves none either). {@link #start(Addresses, Path, Path, Path)}
+ * is the platform's: fixed ports kept across restarts, a metrics endpoint, an advertised host, a pid file. Either
+ * returns once the broker answers an ApiVersions request (and, with a metrics port, once {@code /health} answers
+ * 200).
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class OrderflowBrokerLauncher implements BrokerLauncher {
+    public static final String MAIN_CLASS = "io.orderflow.broker.server.BrokerMain";
+
+    /** Where a broker listens and what it tells clients; port 0 picks a free loopback port, metrics -1 turns it off. */
+    public record Addresses(String listenHost, int port, String advertisedHost, int metricsPort) {}
+
+    private final String classpath;
+    private final Path packagedIn;
+    private final List<String> jvmOptions;
+    private final List<String> settings;
+
+    private OrderflowBrokerLauncher(String classpath, Path packagedIn, List<String> jvmOptions, List<String> settings) {
+        this.classpath = classpath;
+        this.packagedIn = packagedIn;
+        this.jvmOptions = List.copyOf(jvmOptions);
+        this.settings = List.copyOf(settings);
+    }
+
+    /**
+     * The benchmarks' broker: no JVM options, {@link BrokerLauncher#DEFAULT_PARTITIONS} partitions by default (as
+     * Apache Kafka gets there). {@code brokerDir} holds {@code log-broker.jar} and {@code lib/}; {@code extraSettings}
+     * are {@code KEY=VALUE} settings beyond the defaults, for investigations only.
+     */
+    public OrderflowBrokerLauncher(Path brokerDir, List<String> extraSettings) {
+        this(brokerDir, List.of(), BrokerLauncher.DEFAULT_PARTITIONS, extraSettings);
+    }
+
+    /**
+     * The packaged broker for benchmarks and tests: no initial rebalance delay, as Apache Kafka gets there.
+     *
+     * @param brokerDir holds {@code log-broker.jar} and {@code lib/}
+     * @param jvmOptions options for the broker's JVM, before its classpath
+     * @param partitions {@code num.partitions}, the partitions of auto-created topics and of CreateTopics without a
+     *     count (the broker's default is 1)
+     * @param extraSettings {@code KEY=VALUE} settings beyond the defaults, passed as {@code --KEY=VALUE}
+     */
+    public OrderflowBrokerLauncher(
+            Path brokerDir, List<String> jvmOptions, int partitions, List<String> extraSettings) {
+        this(
+                packagedClasspath(brokerDir.toAbsolutePath().normalize()),
+                brokerDir.toAbsolutePath().normalize(),
+                jvmOptions,
+                concat(List.of("num.partitions=" + partitions, "group.initial.rebalance.delay.ms=0"), extraSettings));
+    }
+
+    /**
+     * The broker from an explicit classpath that holds log-broker and its dependencies (e.g. this JVM's own
+     * {@code java.class.path}), with every setting at the broker's default but those given.
+     */
+    public static OrderflowBrokerLauncher onClasspath(
+            String classpath, List<String> jvmOptions, List<String> settings) {
+        return new OrderflowBrokerLauncher(classpath, null, jvmOptions, settings);
+    }
+
+    @Override
+    public String name() {
+        return "orderflow log-broker";
+    }
+
+    @Override
+    public String describe() {
+        return "orderflow log-broker ("
+                + (packagedIn == null ? "classpath " + classpath : packagedIn.resolve("log-broker.jar")) + "), "
+                + (jvmOptions.isEmpty()
+                        ? "JVM defaults as ops/bin/run-broker, "
+                        : "JVM options " + String.join(" ", jvmOptions) + ", ")
+                + "settings " + String.join(" ", settings)
+                + " (fsync before acknowledging unless a flush setting says otherwise)";
+    }
+
+    @Override
+    public RunningBroker start(Path runDir, Path logFile) throws IOException {
+        return start(
+                new Addresses(RunningBroker.HOST, 0, RunningBroker.HOST, -1), runDir.resolve("data"), logFile, null);
+    }
+
+    /**
+     * Starts the broker at {@code addresses} with its log in {@code dataDir} and its output in {@code logFile}
+     * (emptied first); {@code pidFile}, if not null, names its pid while it runs, so that a later launcher can stop an
+     * orphan of a launcher killed with {@code kill -9}.
+     *
+     * @throws ServiceStartException if it exits first or is not ready within two minutes
+     */
+    public RunningBroker start(Addresses addresses, Path dataDir, Path logFile, Path pidFile) throws IOException {
+        if (packagedIn != null
+                && (!Files.isRegularFile(packagedIn.resolve("log-broker.jar"))
+                        || !Files.isDirectory(packagedIn.resolve("lib")))) {
+            throw new IOException("No packaged broker in " + packagedIn + " (log-broker.jar and lib/); build it: "
+                    + "./mvnw -pl log-broker -am install -DskipTests");
+        }
+        if (pidFile != null) {
+            ChildProcesses.reclaimOrphan(pidFile, MAIN_CLASS);
+        }
+        int port = addresses.port() == 0 ? ChildProcesses.freeLoopbackPort() : addresses.port();
+        int metricsPort = addresses.metricsPort() == 0 ? ChildProcesses.freeLoopbackPort() : addresses.metricsPort();
+        List<String> command = new ArrayList<>();
+        command.add(ChildProcesses.java());
+        command.addAll(jvmOptions);
+        command.addAll(List.of(
+                "-cp",
+                classpath,
+                MAIN_CLASS,
+                "--listen.host=" + addresses.listenHost(),
+                "--advertised.host=" + addresses.advertisedHost(),
+                "--port=" + port,
+                "--log.dirs=" + dataDir.toAbsolutePath(),
+                "--metrics.port=" + metricsPort));
+        settings.forEach(setting -> command.add("--" + setting));
+        return RunningBroker.launch(
+                name(),
+                command,
+                new Addresses(addresses.listenHost(), port, addresses.advertisedHost(), metricsPort),
+                logFile,
+                pidFile);
+    }
+
+    private static String packagedClasspath(Path brokerDir) {
+        return brokerDir.resolve("log-broker.jar") + ":" + brokerDir.resolve("lib") + "/*";
+    }
+
+    private static List<String> concat(List<String> first, List<String> second) {
+        List<String> all = new ArrayList<>(first);
+        all.addAll(second);
+        return all;
+    }
+}
