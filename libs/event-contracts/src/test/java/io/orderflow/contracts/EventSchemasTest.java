@@ -8,7 +8,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
 import io.orderflow.contracts.order.OrderCancelled;
-import io.orderflow.contracts.order.OrderEventArbitraries;
+import io.orderflow.contracts.order.OrderCreated;
+import io.orderflow.contracts.order.OrderEventSamples;
+import io.orderflow.property.Properties;
 import java.io.IOException;
 import java.lang.reflect.RecordComponent;
 import java.time.Instant;
@@ -21,11 +23,7 @@ import java.util.TreeSet;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Example;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
 
 /** The JSON Schemas are the wire contract for non-Java readers; these tests keep them and the Java types in step. */
 class EventSchemasTest {
@@ -45,34 +43,48 @@ class EventSchemasTest {
                     EventCatalog.orderEvents().types().stream(), EventCatalog.inventoryEvents().types().stream())
             .toList();
 
-    @Property(tries = 300)
-    void everyEncodedEventValidatesAgainstTheEnvelopeSchemaAndItsVersionsPayloadSchema(
-            @ForAll("envelopes") EventEnvelope envelope) throws IOException {
-        JsonNode written = mapper.readTree(codec.encode(envelope));
+    @Test
+    void everyEncodedEventValidatesAgainstTheEnvelopeSchemaAndItsVersionsPayloadSchema() {
+        Properties.forAll(300, gen -> {
+            EventEnvelope envelope = EventSamples.envelope(gen, codec);
+            JsonNode written = mapper.readTree(codec.encode(envelope));
 
-        assertThat(ContractSchema.envelope().violations(written)).isEmpty();
-        assertThat(ContractSchema.payload(envelope.eventType(), envelope.eventVersion())
-                        .violations(written.get("payload")))
-                .isEmpty();
+            assertThat(ContractSchema.envelope().violations(written)).isEmpty();
+            assertThat(ContractSchema.payload(envelope.eventType(), envelope.eventVersion())
+                            .violations(written.get("payload")))
+                    .isEmpty();
+        });
     }
 
-    @Property(tries = 300)
-    void orderCreated1_1ValidatesAgainstThe1_0SchemaToo(@ForAll("orderCreated") EventEnvelope envelope) {
-        assertThat(envelope.eventVersion()).isEqualTo(EventVersion.V1_1);
+    @Test
+    void orderCreated1_1ValidatesAgainstThe1_0SchemaToo() {
+        Properties.forAll(300, gen -> {
+            EventEnvelope envelope = EventSamples.envelope(gen, codec, OrderEventSamples.orderCreated(gen));
 
-        assertThat(ContractSchema.payload("OrderCreated", EventVersion.V1_0).violations(envelope.payload()))
-                .isEmpty();
+            assertThat(envelope.eventVersion()).isEqualTo(EventVersion.V1_1);
+
+            assertThat(ContractSchema.payload("OrderCreated", EventVersion.V1_0).violations(envelope.payload()))
+                    .isEmpty();
+        });
     }
 
-    @Property(tries = 300)
-    void orderCreated1_0ValidatesAgainstThe1_1Schema(@ForAll("orderCreatedV1") EventEnvelope envelope) {
-        assertThat(envelope.eventVersion()).isEqualTo(EventVersion.V1_0);
+    @Test
+    void orderCreated1_0ValidatesAgainstThe1_1Schema() {
+        EventCodec v1Codec = new EventCodec(OrderCreatedV1.CATALOG);
+        Properties.forAll(300, gen -> {
+            OrderCreated created = OrderEventSamples.orderCreated(gen);
+            OrderCreatedV1 v1 = new OrderCreatedV1(
+                    created.orderId(), created.customerId(), created.currency(), created.items(), created.total());
+            EventEnvelope envelope = EventSamples.envelope(gen, v1Codec, v1);
 
-        assertThat(ContractSchema.payload("OrderCreated", EventVersion.V1_1).violations(envelope.payload()))
-                .isEmpty();
+            assertThat(envelope.eventVersion()).isEqualTo(EventVersion.V1_0);
+
+            assertThat(ContractSchema.payload("OrderCreated", EventVersion.V1_1).violations(envelope.payload()))
+                    .isEmpty();
+        });
     }
 
-    @Example
+    @Test
     void everyCataloguedVersionHasADraft2020_12Schema() {
         for (EventType<?> type : BUILD_TYPES) {
             for (EventVersion version : type.versions()) {
@@ -86,7 +98,7 @@ class EventSchemasTest {
                 .isEqualTo("https://json-schema.org/draft/2020-12/schema");
     }
 
-    @Example
+    @Test
     void payloadSchemaPropertiesAreTheJsonPropertiesOfTheRecordOfThatVersion() {
         for (EventCatalog catalogue : CATALOGUES) {
             for (EventType<?> type : catalogue.types()) {
@@ -99,7 +111,7 @@ class EventSchemasTest {
         }
     }
 
-    @Example
+    @Test
     void envelopeSchemaPropertiesAreTheEnvelopeRecordComponentsAndTheEncodedFields() throws IOException {
         Set<String> schemaProperties = ContractSchema.envelope().properties();
         Set<String> components = Arrays.stream(EventEnvelope.class.getRecordComponents())
@@ -117,7 +129,7 @@ class EventSchemasTest {
         assertThat(schemaProperties).isEqualTo(components).isEqualTo(encoded);
     }
 
-    @Example
+    @Test
     void aMinorVersionOnlyAddsOptionalPropertiesToThePreviousOne() {
         for (EventType<?> type : BUILD_TYPES) {
             for (int i = 1; i < type.versions().size(); i++) {
@@ -156,22 +168,5 @@ class EventSchemasTest {
                 assertSameProperties(property, javaType, where + "." + name);
             }
         });
-    }
-
-    @Provide
-    Arbitrary<EventEnvelope> envelopes() {
-        return EventArbitraries.envelopes(codec);
-    }
-
-    @Provide
-    Arbitrary<EventEnvelope> orderCreated() {
-        return EventArbitraries.envelopes(codec, OrderEventArbitraries.orderCreated());
-    }
-
-    @Provide
-    Arbitrary<EventEnvelope> orderCreatedV1() {
-        Arbitrary<OrderCreatedV1> v1 = OrderEventArbitraries.orderCreated()
-                .map(c -> new OrderCreatedV1(c.orderId(), c.customerId(), c.currency(), c.items(), c.total()));
-        return EventArbitraries.envelopes(new EventCodec(OrderCreatedV1.CATALOG), v1);
     }
 }

@@ -4,38 +4,43 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.orderflow.orders.domain.NewOrder;
 import io.orderflow.orders.domain.OrderItem;
+import io.orderflow.property.Gen;
+import io.orderflow.property.Properties;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Objects;
 import java.util.stream.IntStream;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.Example;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
 
 class RequestFingerprintPropertiesTest {
+
+    private static final List<String> AMOUNTS = List.of("0", "0.00", "1", "1.0", "1.50", "1.5", "10");
 
     /**
      * Two requests have one fingerprint exactly when they are the same request: equal texts and quantities, amounts
      * equal by value, same item order. Drawn from small domains so that equal pairs are frequent.
      */
-    @Property(tries = 2000)
-    void twoRequestsShareAFingerprintExactlyWhenTheyAreTheSameRequest(
-            @ForAll("requests") NewOrder one, @ForAll("requests") NewOrder other) {
-        boolean same = RequestFingerprint.of(one).equals(RequestFingerprint.of(other));
+    @Test
+    void twoRequestsShareAFingerprintExactlyWhenTheyAreTheSameRequest() {
+        Properties.forAll(2000, gen -> {
+            NewOrder one = request(gen);
+            NewOrder other = request(gen);
+            boolean same = RequestFingerprint.of(one).equals(RequestFingerprint.of(other));
 
-        assertThat(same).isEqualTo(sameRequest(one, other));
+            assertThat(same).isEqualTo(sameRequest(one, other));
+        });
     }
 
-    @Property
-    void theFingerprintIsALowerCaseSha256(@ForAll("requests") NewOrder request) {
-        assertThat(RequestFingerprint.of(request)).matches("[0-9a-f]{64}");
+    @Test
+    void theFingerprintIsALowerCaseSha256() {
+        Properties.forAll(1000, gen -> {
+            NewOrder request = request(gen);
+
+            assertThat(RequestFingerprint.of(request)).matches("[0-9a-f]{64}");
+        });
     }
 
-    @Example
+    @Test
     void theCanonicalFormHasFixedFieldsAndPlainAmounts() {
         NewOrder request = new NewOrder(
                 "c",
@@ -49,20 +54,21 @@ class RequestFingerprintPropertiesTest {
                         + "{\"sku\":\"T\",\"quantity\":1,\"unitPrice\":\"100\"}]}");
     }
 
-    @Provide
-    Arbitrary<NewOrder> requests() {
-        Arbitrary<String> text = Arbitraries.of("a", "b");
-        Arbitrary<BigDecimal> amounts =
-                Arbitraries.of("0", "0.00", "1", "1.0", "1.50", "1.5", "10").map(BigDecimal::new);
-        Arbitrary<OrderItem> items = Combinators.combine(
-                        text, Arbitraries.integers().between(1, 2), amounts)
-                .as(OrderItem::new);
-        return Combinators.combine(
-                        text,
-                        Arbitraries.of("EUR", "USD"),
-                        text.injectNull(0.4),
-                        items.list().ofMinSize(1).ofMaxSize(2))
-                .as(NewOrder::new);
+    /** A request from small domains: texts "a" or "b", quantities 1 or 2, amounts with equal values spelled apart. */
+    private static NewOrder request(Gen gen) {
+        return new NewOrder(
+                text(gen),
+                gen.oneOf("EUR", "USD"),
+                gen.chance(0.4) ? null : text(gen),
+                gen.list(1, 2, RequestFingerprintPropertiesTest::item));
+    }
+
+    private static OrderItem item(Gen gen) {
+        return new OrderItem(text(gen), gen.ints(1, 2), new BigDecimal(gen.oneOf(AMOUNTS)));
+    }
+
+    private static String text(Gen gen) {
+        return gen.oneOf("a", "b");
     }
 
     private static boolean sameRequest(NewOrder one, NewOrder other) {

@@ -3,10 +3,8 @@ package io.orderflow.ops.bench.platform;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.orderflow.property.Properties;
 import java.util.Random;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 
 class DelayTrendTest {
@@ -26,13 +24,16 @@ class DelayTrendTest {
         return DelayTrend.of(accepted, delay);
     }
 
-    @Property(tries = 50)
-    void readsTheGrowthOfTheDelayWhateverItsNoise(
-            @ForAll @IntRange(min = 0, max = 200) int growthMillisPerSecond, @ForAll long seed) {
-        DelayTrend trend = orders(100, 60, 150_000, growthMillisPerSecond, seed);
+    @Test
+    void readsTheGrowthOfTheDelayWhateverItsNoise() {
+        Properties.forAll(50, gen -> {
+            int growthMillisPerSecond = gen.ints(0, 200);
+            long seed = gen.anyLong();
+            DelayTrend trend = orders(100, 60, 150_000, growthMillisPerSecond, seed);
 
-        assertThat(trend.growthMillisPerSecond()).isCloseTo(growthMillisPerSecond, within(2.0));
-        assertThat(trend.orders()).isEqualTo(6000);
+            assertThat(trend.growthMillisPerSecond()).isCloseTo(growthMillisPerSecond, within(2.0));
+            assertThat(trend.orders()).isEqualTo(6000);
+        });
     }
 
     @Test
