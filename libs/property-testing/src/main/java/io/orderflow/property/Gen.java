@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.SequencedMap;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.function.Function;
@@ -113,8 +114,11 @@ public final class Gen {
         return generators[random.nextInt(generators.length)].apply(this);
     }
 
-    /** A value of one of the generators, chosen with the given weights (all positive). */
-    public <T> T frequency(Map<Function<Gen, ? extends T>, Integer> weighted) {
+    /**
+     * A value of one of the generators, chosen with the given weights (all positive). The map is sequenced (e.g. a
+     * {@link java.util.LinkedHashMap}) so that one seed chooses the same generator in every JVM.
+     */
+    public <T> T frequency(SequencedMap<Function<Gen, ? extends T>, Integer> weighted) {
         int total = weighted.values().stream().mapToInt(Integer::intValue).sum();
         int pick = random.nextInt(total);
         for (Map.Entry<Function<Gen, ? extends T>, Integer> entry : weighted.entrySet()) {

@@ -3,26 +3,24 @@ package io.orderflow.broker.log;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.orderflow.broker.log.TestBatches.Read;
-import java.io.IOException;
+import io.orderflow.property.Gen;
+import io.orderflow.property.Properties;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SequencedMap;
 import java.util.concurrent.Executor;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
+import java.util.function.Function;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.SimpleRecord;
+import org.junit.jupiter.api.Test;
 
 /**
  * Random sequences of keyed appends (tombstones, keyless records from before the policy became compact, compressed
@@ -34,6 +32,7 @@ class LogCleanerPropertyTest {
     private static final long DELETE_RETENTION_MS = 1_000;
     private static final Executor INLINE = Runnable::run;
     private static final List<String> CODECS = List.of("none", "gzip", "lz4", "zstd", "snappy");
+    private static final String ALPHA = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
     sealed interface Op {}
 
@@ -50,96 +49,104 @@ class LogCleanerPropertyTest {
 
     record Entry(long offset, long timestamp, String key, String value) {}
 
-    @Provide
-    Arbitrary<List<Op>> operations() {
-        Arbitrary<String> key =
-                Arbitraries.integers().between(0, 5).map(i -> "k" + i).injectNull(0.08);
-        Arbitrary<String> value =
-                Arbitraries.strings().alpha().ofMinLength(1).ofMaxLength(40).injectNull(0.17);
-        Arbitrary<Kv> kv = Combinators.combine(key, value).as(Kv::new);
-        Arbitrary<Op> append = Combinators.combine(
-                        kv.list().ofMinSize(1).ofMaxSize(6),
-                        Arbitraries.of(CODECS),
-                        Arbitraries.of(-1L, -1L, 100L, 101L))
-                .as((records, codec, producer) -> (Op) new Append(records, codec, producer));
-        Arbitrary<Op> op = Arbitraries.frequencyOf(
-                Tuple.of(10, append),
-                Tuple.of(3, Arbitraries.just((Op) new Roll())),
-                Tuple.of(3, Arbitraries.longs().between(0, 1_500).map(ms -> (Op) new Clean(ms))),
-                Tuple.of(1, Arbitraries.of(true, false).map(clean -> (Op) new Restart(clean))));
-        return op.list().ofMaxSize(50);
+    /** Each kind of operation with its weight, in a fixed order, so that a seed draws the same operations. */
+    private static final SequencedMap<Function<Gen, ? extends Op>, Integer> OPERATIONS = new LinkedHashMap<>();
+
+    static {
+        OPERATIONS.put(LogCleanerPropertyTest::append, 10);
+        OPERATIONS.put(gen -> new Roll(), 3);
+        OPERATIONS.put(gen -> new Clean(gen.longs(0, 1_500)), 3);
+        OPERATIONS.put(gen -> new Restart(gen.bool()), 1);
     }
 
-    @Property(tries = 80)
-    void compactedPartHoldsExactlyTheLatestRecordOfEachKey(@ForAll("operations") List<Op> ops) throws IOException {
-        Path dir = Files.createDirectories(Path.of("target", "tmp")).resolve("clean-" + System.nanoTime());
-        ManualClock clock = new ManualClock(T0);
-        LogConfig config = LogConfig.defaults()
-                .with(LogConfig.CLEANUP_POLICY, "compact")
-                .with(LogConfig.DELETE_RETENTION_MS, Long.toString(DELETE_RETENTION_MS))
-                .with(LogConfig.FILE_DELETE_DELAY_MS, "0")
-                .with(LogConfig.FLUSH_MESSAGES, Long.toString(Long.MAX_VALUE));
-        LogCleaner cleaner = new LogCleaner(clock);
-        List<Entry> model = new ArrayList<>();
-        Map<Long, Long> horizons = new HashMap<>(); // tombstone offset -> delete horizon
-        Map<Long, Integer> nextSequence = new HashMap<>();
-        Map<Long, Long> lastBatchOf = new HashMap<>(); // producer -> last offset of its latest batch
-        long nextOffset = 0;
-        long activeBase = 0;
-        PartitionLog log = PartitionLog.open("p-0", dir, config, clock, LogFiles.real(), INLINE);
-        try {
-            for (Op op : ops) {
-                switch (op) {
-                    case Append a -> {
-                        long ts = clock.millis();
-                        ByteBuffer batch = batch(a, ts, nextSequence.getOrDefault(a.producer(), 0));
-                        // A compacted topic refuses keyless records; such a log holds them only from before its
-                        // policy became compact, which this models by appending them under the delete policy.
-                        boolean keyless = a.records().stream().anyMatch(kv -> kv.key() == null);
-                        if (keyless) {
-                            log.updateConfig(config.with(LogConfig.CLEANUP_POLICY, "delete"));
+    static List<Op> operations(Gen gen) {
+        return gen.list(0, 50, g -> g.frequency(OPERATIONS));
+    }
+
+    static Append append(Gen gen) {
+        List<Kv> records = gen.list(1, 6, LogCleanerPropertyTest::kv);
+        return new Append(records, gen.oneOf(CODECS), gen.oneOf(-1L, -1L, 100L, 101L));
+    }
+
+    static Kv kv(Gen gen) {
+        String key = gen.chance(0.08) ? null : "k" + gen.ints(0, 5);
+        String value = gen.chance(0.17) ? null : gen.string(1, 40, ALPHA);
+        return new Kv(key, value);
+    }
+
+    @Test
+    void compactedPartHoldsExactlyTheLatestRecordOfEachKey() {
+        Properties.forAll(80, gen -> {
+            List<Op> ops = operations(gen);
+            Path dir = Files.createDirectories(Path.of("target", "tmp")).resolve("clean-" + System.nanoTime());
+            ManualClock clock = new ManualClock(T0);
+            LogConfig config = LogConfig.defaults()
+                    .with(LogConfig.CLEANUP_POLICY, "compact")
+                    .with(LogConfig.DELETE_RETENTION_MS, Long.toString(DELETE_RETENTION_MS))
+                    .with(LogConfig.FILE_DELETE_DELAY_MS, "0")
+                    .with(LogConfig.FLUSH_MESSAGES, Long.toString(Long.MAX_VALUE));
+            LogCleaner cleaner = new LogCleaner(clock);
+            List<Entry> model = new ArrayList<>();
+            Map<Long, Long> horizons = new HashMap<>(); // tombstone offset -> delete horizon
+            Map<Long, Integer> nextSequence = new HashMap<>();
+            Map<Long, Long> lastBatchOf = new HashMap<>(); // producer -> last offset of its latest batch
+            long nextOffset = 0;
+            long activeBase = 0;
+            PartitionLog log = PartitionLog.open("p-0", dir, config, clock, LogFiles.real(), INLINE);
+            try {
+                for (Op op : ops) {
+                    switch (op) {
+                        case Append a -> {
+                            long ts = clock.millis();
+                            ByteBuffer batch = batch(a, ts, nextSequence.getOrDefault(a.producer(), 0));
+                            // A compacted topic refuses keyless records; such a log holds them only from before its
+                            // policy became compact, which this models by appending them under the delete policy.
+                            boolean keyless = a.records().stream().anyMatch(kv -> kv.key() == null);
+                            if (keyless) {
+                                log.updateConfig(config.with(LogConfig.CLEANUP_POLICY, "delete"));
+                            }
+                            AppendResult r = log.append(batch);
+                            log.updateConfig(config);
+                            assertThat(r.firstOffset()).isEqualTo(nextOffset);
+                            for (Kv kv : a.records()) {
+                                model.add(new Entry(nextOffset++, ts, kv.key(), kv.value()));
+                            }
+                            if (a.producer() >= 0) {
+                                nextSequence.merge(a.producer(), a.records().size(), Integer::sum);
+                                lastBatchOf.put(a.producer(), nextOffset - 1);
+                            }
+                            clock.advance(10);
                         }
-                        AppendResult r = log.append(batch);
-                        log.updateConfig(config);
-                        assertThat(r.firstOffset()).isEqualTo(nextOffset);
-                        for (Kv kv : a.records()) {
-                            model.add(new Entry(nextOffset++, ts, kv.key(), kv.value()));
+                        case Roll ignored -> {
+                            log.forceRoll();
+                            activeBase = nextOffset;
                         }
-                        if (a.producer() >= 0) {
-                            nextSequence.merge(a.producer(), a.records().size(), Integer::sum);
-                            lastBatchOf.put(a.producer(), nextOffset - 1);
+                        case Clean c -> {
+                            clock.advance(c.advanceMs());
+                            List<Entry> before = List.copyOf(model);
+                            cleaner.clean(log);
+                            compact(model, horizons, activeBase, clock.millis());
+                            checkLatestPerKeyKept(before, TestBatches.readAll(log), activeBase);
+                            checkProducersLastBatchesKept(log, lastBatchOf, activeBase);
                         }
-                        clock.advance(10);
-                    }
-                    case Roll ignored -> {
-                        log.forceRoll();
-                        activeBase = nextOffset;
-                    }
-                    case Clean c -> {
-                        clock.advance(c.advanceMs());
-                        List<Entry> before = List.copyOf(model);
-                        cleaner.clean(log);
-                        compact(model, horizons, activeBase, clock.millis());
-                        checkLatestPerKeyKept(before, TestBatches.readAll(log), activeBase);
-                        checkProducersLastBatchesKept(log, lastBatchOf, activeBase);
-                    }
-                    case Restart r -> {
-                        if (r.clean()) {
-                            log.close();
-                        } else {
-                            log.closeUncleanly();
+                        case Restart r -> {
+                            if (r.clean()) {
+                                log.close();
+                            } else {
+                                log.closeUncleanly();
+                            }
+                            log = PartitionLog.open("p-0", dir, config, clock, LogFiles.real(), INLINE);
                         }
-                        log = PartitionLog.open("p-0", dir, config, clock, LogFiles.real(), INLINE);
                     }
+                    assertThat(log.logStartOffset()).isZero();
+                    assertThat(log.logEndOffset()).isEqualTo(nextOffset);
+                    assertThat(entries(TestBatches.readAll(log))).isEqualTo(model);
                 }
-                assertThat(log.logStartOffset()).isZero();
-                assertThat(log.logEndOffset()).isEqualTo(nextOffset);
-                assertThat(entries(TestBatches.readAll(log))).isEqualTo(model);
+            } finally {
+                log.close();
+                log.deleteDirectory();
             }
-        } finally {
-            log.close();
-            log.deleteDirectory();
-        }
+        });
     }
 
     private static ByteBuffer batch(Append a, long timestamp, int sequence) {
@@ -240,42 +247,40 @@ class LogCleanerPropertyTest {
 
     record Put(int key, boolean lookUpOnly) {}
 
-    @Provide
-    Arbitrary<List<Put>> puts() {
-        return Combinators.combine(Arbitraries.integers().between(0, 3_000), Arbitraries.of(false, false, true))
-                .as(Put::new)
-                .list()
-                .ofMaxSize(4_000);
+    static List<Put> puts(Gen gen) {
+        return gen.list(0, 4_000, g -> new Put(g.ints(0, 3_000), g.oneOf(false, false, true)));
     }
 
-    @Property(tries = 60)
-    void keyOffsetMapAgreesWithAHashMap(@ForAll("puts") List<Put> puts, @ForAll("maxKeys") int maxKeys) {
-        KeyOffsetMap map = new KeyOffsetMap(maxKeys);
-        Map<String, Long> oracle = new HashMap<>();
-        long offset = 0;
-        for (Put p : puts) {
-            String key = "key-" + p.key();
-            ByteBuffer keyBytes = ByteBuffer.wrap(key.getBytes(StandardCharsets.UTF_8));
-            if (p.lookUpOnly()) {
-                assertThat(map.get(keyBytes)).isEqualTo(oracle.getOrDefault(key, -1L));
-                continue;
+    @Test
+    void keyOffsetMapAgreesWithAHashMap() {
+        Properties.forAll(60, gen -> {
+            List<Put> puts = puts(gen);
+            int maxKeys = maxKeys(gen);
+            KeyOffsetMap map = new KeyOffsetMap(maxKeys);
+            Map<String, Long> oracle = new HashMap<>();
+            long offset = 0;
+            for (Put p : puts) {
+                String key = "key-" + p.key();
+                ByteBuffer keyBytes = ByteBuffer.wrap(key.getBytes(StandardCharsets.UTF_8));
+                if (p.lookUpOnly()) {
+                    assertThat(map.get(keyBytes)).isEqualTo(oracle.getOrDefault(key, -1L));
+                    continue;
+                }
+                boolean fits = oracle.containsKey(key) || oracle.size() < maxKeys;
+                assertThat(map.put(keyBytes, offset)).isEqualTo(fits);
+                assertThat(keyBytes.position()).isZero();
+                if (fits) {
+                    oracle.put(key, offset);
+                }
+                offset++;
+                assertThat(map.size()).isEqualTo(oracle.size());
             }
-            boolean fits = oracle.containsKey(key) || oracle.size() < maxKeys;
-            assertThat(map.put(keyBytes, offset)).isEqualTo(fits);
-            assertThat(keyBytes.position()).isZero();
-            if (fits) {
-                oracle.put(key, offset);
-            }
-            offset++;
-            assertThat(map.size()).isEqualTo(oracle.size());
-        }
-        oracle.forEach((key, o) -> assertThat(map.get(ByteBuffer.wrap(key.getBytes(StandardCharsets.UTF_8))))
-                .isEqualTo(o));
+            oracle.forEach((key, o) -> assertThat(map.get(ByteBuffer.wrap(key.getBytes(StandardCharsets.UTF_8))))
+                    .isEqualTo(o));
+        });
     }
 
-    @Provide
-    Arbitrary<Integer> maxKeys() {
-        return Arbitraries.oneOf(
-                Arbitraries.integers().between(1, 40), Arbitraries.integers().between(1, 5_000));
+    static int maxKeys(Gen gen) {
+        return gen.bool() ? gen.ints(1, 40) : gen.ints(1, 5_000);
     }
 }

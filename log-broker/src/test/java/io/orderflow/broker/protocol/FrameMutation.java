@@ -1,16 +1,14 @@
 package io.orderflow.broker.protocol;
 
+import io.orderflow.property.Gen;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
 
 /**
  * One change to a frame, as a fuzzer makes them: a flipped bit, a length or count field overwritten with a
  * value near a limit, a truncation, bytes inserted or deleted. Positions wrap around the frame's length, so any
- * mutation applies to any frame; records, so jqwik reports and shrinks them readably.
+ * mutation applies to any frame; records, so they print readably.
  */
 public sealed interface FrameMutation {
     byte[] apply(byte[] frame);
@@ -103,10 +101,24 @@ public sealed interface FrameMutation {
     }
 
     /** Any one mutation, with field values near the limits a decoder must check. */
-    static Arbitrary<FrameMutation> arbitrary() {
-        Arbitrary<Integer> position = Arbitraries.integers().between(0, 100_000);
-        Arbitrary<Integer> interesting = Arbitraries.oneOf(
-                Arbitraries.of(
+    static FrameMutation any(Gen gen) {
+        return gen.oneOfGenerators(
+                g -> new FlipBit(position(g), g.ints(0, 7)),
+                g -> new OverwriteField(position(g), g.oneOf(1, 2, 4), interesting(g)),
+                g -> new OverwriteVarint(position(g), interesting(g)),
+                g -> new Truncate(position(g)),
+                g -> new Insert(position(g), g.bytes(1, 16)),
+                g -> new Delete(position(g), g.ints(1, 16)));
+    }
+
+    private static int position(Gen gen) {
+        return gen.ints(0, 100_000);
+    }
+
+    /** Half the time a value near a limit a decoder must check, else any int. */
+    private static int interesting(Gen gen) {
+        return gen.bool()
+                ? gen.oneOf(
                         -1,
                         0,
                         1,
@@ -120,24 +132,8 @@ public sealed interface FrameMutation {
                         1_000_000,
                         0x7FFF_FFF0,
                         Integer.MAX_VALUE,
-                        Integer.MIN_VALUE),
-                Arbitraries.integers());
-        return Arbitraries.oneOf(
-                Combinators.combine(position, Arbitraries.integers().between(0, 7))
-                        .as(FlipBit::new),
-                Combinators.combine(position, Arbitraries.of(1, 2, 4), interesting)
-                        .as(OverwriteField::new),
-                Combinators.combine(position, interesting).as(OverwriteVarint::new),
-                position.map(Truncate::new),
-                Combinators.combine(
-                                position,
-                                Arbitraries.bytes()
-                                        .array(byte[].class)
-                                        .ofMinSize(1)
-                                        .ofMaxSize(16))
-                        .as(Insert::new),
-                Combinators.combine(position, Arbitraries.integers().between(1, 16))
-                        .as(Delete::new));
+                        Integer.MIN_VALUE)
+                : gen.anyInt();
     }
 
     private static byte[] unsignedVarint(int value) {

@@ -3,22 +3,18 @@ package io.orderflow.broker.protocol;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.orderflow.property.Gen;
+import io.orderflow.property.Properties;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.Example;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.Size;
-import net.jqwik.api.statistics.Statistics;
+import java.util.Map;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.requests.ApiVersionsRequest;
 import org.apache.kafka.common.requests.RequestHeader;
+import org.junit.jupiter.api.Test;
 
 /**
  * The decoder against arbitrary bytes and against {@link FrameMutation mutations} of valid requests (bit flips,
@@ -49,31 +45,23 @@ class RequestDecoderPropertyTest {
         }
     }
 
-    @Provide
-    Arbitrary<Mutant> mutants() {
-        return Combinators.combine(
-                        Arbitraries.of(CORPUS),
-                        FrameMutation.arbitrary().list().ofMinSize(1).ofMaxSize(4))
-                .as(Mutant::new);
+    static Mutant mutant(Gen gen) {
+        return new Mutant(gen.oneOf(CORPUS), gen.list(1, 4, FrameMutation::any));
     }
 
     /** A header that names a real API and version, then anything: the body parsers get the random bytes. */
-    @Provide
-    Arbitrary<byte[]> headerThenJunk() {
-        return Combinators.combine(
-                        Arbitraries.of(CORPUS),
-                        Arbitraries.bytes().array(byte[].class).ofMaxSize(200))
-                .as((sample, junk) -> {
-                    ByteBuffer original = ByteBuffer.wrap(sample.frame());
-                    int headerEnd = headerLength(sample);
-                    return ByteBuffer.allocate(headerEnd + junk.length)
-                            .put(original.slice(0, headerEnd))
-                            .put(junk)
-                            .array();
-                });
+    static byte[] headerThenJunk(Gen gen) {
+        RequestCorpus.Sample sample = gen.oneOf(CORPUS);
+        byte[] junk = gen.bytes(0, 200);
+        ByteBuffer original = ByteBuffer.wrap(sample.frame());
+        int headerEnd = headerLength(sample);
+        return ByteBuffer.allocate(headerEnd + junk.length)
+                .put(original.slice(0, headerEnd))
+                .put(junk)
+                .array();
     }
 
-    @Example
+    @Test
     void decodesEveryValidRequestToItsOwnHeader() {
         assertThat(CORPUS).hasSizeGreaterThan(300);
         for (RequestCorpus.Sample s : CORPUS) {
@@ -85,22 +73,39 @@ class RequestDecoderPropertyTest {
         }
     }
 
-    @Property(tries = 2000)
-    void arbitraryBytesDecodeOrAreRefused(@ForAll @Size(max = 300) byte[] frame) {
-        decodesOrIsRefused(frame);
+    /**
+     * Arbitrary bytes are nearly always refused (a valid API key, version and header first is rare), so 2000 tries
+     * are not sure to decode any: their outcomes are not counted.
+     */
+    @Test
+    void arbitraryBytesDecodeOrAreRefused() {
+        Properties.forAll(2000, gen -> {
+            byte[] frame = gen.bytes(0, 300);
+            decodesOrIsRefused(frame);
+        });
     }
 
-    @Property(tries = 6000)
-    void mutatedRequestsDecodeOrAreRefused(@ForAll("mutants") Mutant mutant) {
-        decodesOrIsRefused(mutant.frame());
+    @Test
+    void mutatedRequestsDecodeOrAreRefused() {
+        Map<String, Integer> outcomes = new HashMap<>();
+        Properties.forAll(6000, gen -> {
+            Mutant mutant = mutant(gen);
+            outcomes.merge(decodesOrIsRefused(mutant.frame()), 1, Integer::sum);
+        });
+        assertBothOutcomesCameUp(outcomes);
     }
 
-    @Property(tries = 3000)
-    void randomBodiesBehindValidHeadersDecodeOrAreRefused(@ForAll("headerThenJunk") byte[] frame) {
-        decodesOrIsRefused(frame);
+    @Test
+    void randomBodiesBehindValidHeadersDecodeOrAreRefused() {
+        Map<String, Integer> outcomes = new HashMap<>();
+        Properties.forAll(3000, gen -> {
+            byte[] frame = headerThenJunk(gen);
+            outcomes.merge(decodesOrIsRefused(frame), 1, Integer::sum);
+        });
+        assertBothOutcomesCameUp(outcomes);
     }
 
-    @Example
+    @Test
     void refusesAFrameThatClaimsAHugeArrayWithoutAllocatingIt() {
         // Metadata v4: header, then the topics array length; claim 2^31-1 topics in a 20-byte frame.
         byte[] frame = ByteBuffer.allocate(20)
@@ -114,7 +119,7 @@ class RequestDecoderPropertyTest {
         assertThatThrownBy(() -> decodesOrIsRefusedOrThrow(frame)).isInstanceOf(MalformedRequestException.class);
     }
 
-    @Example
+    @Test
     void readsApiVersionsFromANewerClientAsVersionZero() {
         byte[] clientId = "future-client".getBytes(StandardCharsets.UTF_8);
         ByteBuffer frame = ByteBuffer.allocate(10 + clientId.length + 7)
@@ -131,7 +136,7 @@ class RequestDecoderPropertyTest {
         assertThat(decoded.body().version()).isZero();
     }
 
-    @Example
+    @Test
     void refusesAnUnknownApiKeyAndAVersionTheCodecDoesNotKnow() {
         byte[] unknownKey =
                 ByteBuffer.allocate(10).putShort((short) 32_000).putInt(1).array();
@@ -147,9 +152,11 @@ class RequestDecoderPropertyTest {
                 .hasMessageContaining("PRODUCE");
     }
 
-    /** Also counts how often each outcome came up, which jqwik prints: a property that only ever refuses
-     * would test little of the codec. */
-    private static void decodesOrIsRefused(byte[] frame) {
+    /**
+     * Returns the outcome, "decoded" or "refused", for the properties to count: a property that only ever refuses
+     * would test little of the codec.
+     */
+    private static String decodesOrIsRefused(byte[] frame) {
         String outcome;
         try {
             decodesOrIsRefusedOrThrow(frame);
@@ -157,7 +164,17 @@ class RequestDecoderPropertyTest {
         } catch (MalformedRequestException expected) {
             outcome = "refused"; // the connection would be closed: an accepted outcome
         }
-        Statistics.label("outcome").collect(outcome);
+        return outcome;
+    }
+
+    /**
+     * Each outcome comes up more than a hundred times in a full run of the mutated or junk-body property. One
+     * replayed try ({@code -Dproperty.seed}) shows only one, so the check is left out then.
+     */
+    private static void assertBothOutcomesCameUp(Map<String, Integer> outcomes) {
+        if (System.getProperty(Properties.SEED_PROPERTY, "").isBlank()) {
+            assertThat(outcomes).as("outcomes and their counts").containsOnlyKeys("decoded", "refused");
+        }
     }
 
     /** Decodes, checks the result and the memory it took; a refusal is thrown to the caller. */
