@@ -3,6 +3,7 @@ package io.orderflow.notification;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.orderflow.backoff.Backoff;
 import io.quarkus.mailer.Mail;
 import io.quarkus.mailer.reactive.ReactiveMailer;
 import io.quarkus.runtime.ShutdownEvent;
@@ -99,7 +100,8 @@ public class MailSender implements Runnable {
 
     @Override
     public void run() {
-        Duration backoff = BACKOFF_MIN;
+        Duration max = config.sendBackoffMax();
+        Backoff backoff = new Backoff(BACKOFF_MIN.compareTo(max) > 0 ? max : BACKOFF_MIN, max);
         while (!stopping) {
             try {
                 List<Pending> due = due();
@@ -108,19 +110,17 @@ public class MailSender implements Runnable {
                     continue;
                 }
                 send(due);
-                backoff = BACKOFF_MIN;
+                backoff.succeeded();
             } catch (InterruptedException e) {
                 return;
             } catch (RuntimeException | SQLException e) {
-                LOG.warnf("sending mails failed (%s); trying again in %d ms", e.getMessage(), backoff.toMillis());
+                Duration delay = backoff.failed();
+                LOG.warnf("sending mails failed (%s); trying again in %d ms", e.getMessage(), delay.toMillis());
                 try {
-                    Thread.sleep(backoff.toMillis()); // back-off while SMTP or the database is away
+                    Thread.sleep(delay.toMillis()); // back-off while SMTP or the database is away
                 } catch (InterruptedException interrupted) {
                     return;
                 }
-                backoff = backoff.multipliedBy(2).compareTo(config.sendBackoffMax()) > 0
-                        ? config.sendBackoffMax()
-                        : backoff.multipliedBy(2);
             }
         }
     }

@@ -1,6 +1,7 @@
 package io.orderflow.relay;
 
 import io.opentelemetry.api.OpenTelemetry;
+import io.orderflow.backoff.Backoff;
 import io.orderflow.contracts.TraceIds;
 import io.orderflow.outbox.OutboxRow;
 import io.orderflow.outbox.OutboxTable;
@@ -91,20 +92,20 @@ public final class OutboxRelay implements Runnable, AutoCloseable {
     @Override
     public void run() {
         running = true;
-        Duration backoff = settings.backoffMin();
+        Backoff backoff = new Backoff(settings.backoffMin(), settings.backoffMax());
         while (!stopping) {
             try {
                 step();
-                backoff = settings.backoffMin();
+                backoff.succeeded();
             } catch (SQLException | RuntimeException e) {
                 if (stopping) {
                     break;
                 }
                 lastError = e.getClass().getSimpleName() + ": " + e.getMessage();
-                LOG.warnf("outbox relay: %s; retrying in %d ms", lastError, backoff.toMillis());
+                Duration delay = backoff.failed();
+                LOG.warnf("outbox relay: %s; retrying in %d ms", lastError, delay.toMillis());
                 dropSession();
-                pause(backoff);
-                backoff = min(backoff.multipliedBy(2), settings.backoffMax());
+                pause(delay);
             }
         }
         dropSession();
@@ -334,9 +335,5 @@ public final class OutboxRelay implements Runnable, AutoCloseable {
             Thread.currentThread().interrupt();
             stopping = true;
         }
-    }
-
-    private static Duration min(Duration a, Duration b) {
-        return a.compareTo(b) <= 0 ? a : b;
     }
 }

@@ -1,6 +1,7 @@
 package io.orderflow.consumer;
 
 import io.opentelemetry.api.trace.Span;
+import io.orderflow.backoff.Backoff;
 import io.orderflow.contracts.EventCodec;
 import io.orderflow.contracts.EventEnvelope;
 import io.orderflow.contracts.UndecodableEventException;
@@ -207,7 +208,7 @@ public final class EventBatchProcessor implements AutoCloseable {
      */
     private Applied applyWithRetries(List<ConsumedEvent> events, Map<ConsumerRecord<String, byte[]>, Failure> failures)
             throws InterruptedException {
-        Duration backoff = BACKOFF_MIN;
+        Backoff backoff = new Backoff(BACKOFF_MIN, BACKOFF_MAX);
         int transactions = 0;
         boolean together = true;
         while (true) {
@@ -230,11 +231,11 @@ public final class EventBatchProcessor implements AutoCloseable {
                 if (closed) {
                     throw new InterruptedException("closed while the database was unavailable: " + e.getMessage());
                 }
+                Duration delay = backoff.failed();
                 LOG.warnf(
                         "batch of %d events not committed (%s, SQLSTATE %s); trying again in %d ms",
-                        remaining.size(), e.getMessage(), e.getSQLState(), backoff.toMillis());
-                Thread.sleep(backoff.toMillis()); // back-off while the database is away, not synchronisation
-                backoff = backoff.multipliedBy(2).compareTo(BACKOFF_MAX) > 0 ? BACKOFF_MAX : backoff.multipliedBy(2);
+                        remaining.size(), e.getMessage(), e.getSQLState(), delay.toMillis());
+                Thread.sleep(delay.toMillis()); // back-off while the database is away, not synchronisation
             }
         }
     }
