@@ -1,0 +1,7 @@
+package io.orderflow.architecture.sample.ops.drill;
+
+public class SampleDrill {
+    public boolean passed() {
+        return true;
+    }
+}
