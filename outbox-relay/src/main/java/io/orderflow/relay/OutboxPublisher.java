@@ -30,7 +30,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * <p><b>Why the producer never gives up.</b> Per-key order on the broker depends on the producer never letting a later
  * record of a partition land while an earlier one failed. The idempotent producer guarantees that while it keeps
  * retrying, so retries are unbounded ({@code delivery.timeout.ms} at its maximum): when the broker is down the
- * relay waits here, reports itself not ready after {@link RelaySettings#brokerTimeout()}, and carries on by itself
+ * relay waits here, reports itself not ready after {@link RelayConfig#brokerTimeout()}, and carries on by itself
  * when the broker returns. Only errors that retrying cannot fix (a record the broker or the client refuses) end a
  * send early; such a row is quarantined by the caller together with its order's later rows, which this class
  * therefore does not send after a refusal in the same batch.

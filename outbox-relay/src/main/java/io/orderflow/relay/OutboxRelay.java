@@ -36,7 +36,7 @@ import org.postgresql.PGConnection;
  * other orders go on. The design and its argument: docs/outbox.md.
  *
  * <p><b>Waking up.</b> The session {@code LISTEN}s on the channel the outbox trigger notifies on commit, and also
- * looks every {@link RelaySettings#pollInterval()} in case a notification was missed. Under load a cycle sends a
+ * looks every {@link RelayConfig#pollInterval()} in case a notification was missed. Under load a cycle sends a
  * whole batch and starts the next one at once.
  *
  * <p><b>Failures.</b> Database errors drop the session (and with it the leadership), back off exponentially and
@@ -53,7 +53,7 @@ public final class OutboxRelay implements Runnable, AutoCloseable {
     private static final Duration BACKLOG_REFRESH = Duration.ofSeconds(1);
     private static final Duration STOP_CHECK = Duration.ofMillis(200);
 
-    private final RelaySettings settings;
+    private final RelayConfig settings;
     private final OutboxDatabase database;
     private final Supplier<Producer<String, byte[]>> producers;
     private final RelayMetrics metrics;
@@ -73,12 +73,20 @@ public final class OutboxRelay implements Runnable, AutoCloseable {
     private volatile boolean running;
 
     public OutboxRelay(
-            RelaySettings settings,
+            RelayConfig settings,
             OutboxDatabase database,
             Supplier<Producer<String, byte[]>> producers,
             RelayMetrics metrics,
             OpenTelemetry openTelemetry,
             Clock clock) {
+        if (settings.batchSize() < 1) {
+            throw new IllegalArgumentException(
+                    "orderflow.outbox-relay.batch-size must be at least 1, was " + settings.batchSize());
+        }
+        if (settings.maxRecordBytes() < 1) {
+            throw new IllegalArgumentException(
+                    "orderflow.outbox-relay.max-record-bytes must be positive, was " + settings.maxRecordBytes());
+        }
         this.settings = settings;
         this.database = database;
         this.producers = producers;
@@ -202,7 +210,7 @@ public final class OutboxRelay implements Runnable, AutoCloseable {
         return new RelayStatus(role, current == null ? null : current.waitingSince(), lastError);
     }
 
-    public RelaySettings settings() {
+    public RelayConfig settings() {
         return settings;
     }
 

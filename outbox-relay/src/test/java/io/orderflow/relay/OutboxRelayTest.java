@@ -64,7 +64,7 @@ class OutboxRelayTest {
         broker.close();
     }
 
-    private OutboxRelay relay(RelaySettings settings) {
+    private OutboxRelay relay(RelayConfig settings) {
         OutboxRelay relay = harness.relay(settings);
         relays.add(relay);
         return relay;
@@ -181,7 +181,7 @@ class OutboxRelayTest {
     @Test
     void anOrdersEventsArriveInOrderWhileConcurrentWritersInterleaveOrders() throws Exception {
         harness.createTopic(3);
-        OutboxRelay relay = relay(RelayDefaults.settings().withBatchSize(50));
+        OutboxRelay relay = relay(RelayDefaults.settings(Map.of("batch-size", "50")));
         RelayHarness.runInBackground(relay, "relay");
         int orders = 20;
         int versionsPerOrder = 10;
@@ -271,7 +271,7 @@ class OutboxRelayTest {
             String payloadOfAnother = payloadOf(outbox.write("order-src", 1));
             OutboxFixture.insertRaw(connection, mismatched, "order-other", 1, "OrderCreated", "1.1", payloadOfAnother);
         }
-        OutboxRelay relay = relay(RelayDefaults.settings().withMaxRecordBytes(300));
+        OutboxRelay relay = relay(RelayDefaults.settings(Map.of("max-record-bytes", "300")));
 
         assertThat(relay.lead()).isTrue();
         relay.cycle();
@@ -376,7 +376,7 @@ class OutboxRelayTest {
     @Test
     void aCommitWakesTheRelayWithoutWaitingForThePollInterval() throws Exception {
         harness.createTopic(1);
-        OutboxRelay relay = relay(RelayDefaults.settings().withPollInterval(Duration.ofMinutes(10)));
+        OutboxRelay relay = relay(RelayDefaults.settings(Map.of("poll-interval", "10m")));
         RelayHarness.runInBackground(relay, "relay");
         await().atMost(WITHIN).until(() -> relay.status().role() == RelayStatus.Role.LEADER);
         // Let the relay finish its first look and block waiting for a notification (it has nothing to do).
@@ -395,7 +395,7 @@ class OutboxRelayTest {
                 java.sql.Statement statement = connection.createStatement()) {
             statement.execute("ALTER TABLE outbox DISABLE TRIGGER outbox_notify");
         }
-        OutboxRelay relay = relay(RelayDefaults.settings().withPollInterval(Duration.ofMillis(200)));
+        OutboxRelay relay = relay(RelayDefaults.settings(Map.of("poll-interval", "200ms")));
         RelayHarness.runInBackground(relay, "relay");
         await().atMost(WITHIN).until(() -> relay.status().role() == RelayStatus.Role.LEADER);
 
@@ -426,7 +426,7 @@ class OutboxRelayTest {
         keepsEverything.close();
         relays.remove(keepsEverything);
 
-        OutboxRelay purging = relay(RelayDefaults.settings().withRetention(Duration.ZERO));
+        OutboxRelay purging = relay(RelayDefaults.settings(Map.of("retention", "0s")));
         purging.step();
 
         assertThat(outbox.count("true")).as("only the quarantined row is kept").isEqualTo(1);

@@ -37,11 +37,11 @@ final class RelayHarness {
         }
     }
 
-    OutboxRelay relay(RelaySettings settings, RelayMetrics metrics) {
+    OutboxRelay relay(RelayConfig settings, RelayMetrics metrics) {
         return relay(settings, metrics, OpenTelemetry.noop());
     }
 
-    OutboxRelay relay(RelaySettings settings, RelayMetrics metrics, OpenTelemetry openTelemetry) {
+    OutboxRelay relay(RelayConfig settings, RelayMetrics metrics, OpenTelemetry openTelemetry) {
         Map<String, Object> producerConfig = OutboxPublisher.producerConfig(broker.bootstrapServers(), Map.of());
         return new OutboxRelay(
                 settings,
@@ -52,7 +52,7 @@ final class RelayHarness {
                 Clock.systemUTC());
     }
 
-    OutboxRelay relay(RelaySettings settings) {
+    OutboxRelay relay(RelayConfig settings) {
         return relay(settings, new RelayMetrics(new SimpleMeterRegistry()));
     }
 

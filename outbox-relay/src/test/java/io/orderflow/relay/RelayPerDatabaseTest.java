@@ -11,6 +11,7 @@ import io.orderflow.testing.ServiceDatabase;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,10 +45,9 @@ class RelayPerDatabaseTest {
             UUID reserved = inventory.write("order-1", 1);
             UUID other = inventory.write("order-2", 1);
 
-            try (OutboxRelay ordersRelay =
-                            ordersHarness.relay(RelayDefaults.settings().withTopic("orders"));
+            try (OutboxRelay ordersRelay = ordersHarness.relay(RelayDefaults.settings(Map.of("topic", "orders")));
                     OutboxRelay inventoryRelay =
-                            inventoryHarness.relay(RelayDefaults.settings().withTopic("inventory"))) {
+                            inventoryHarness.relay(RelayDefaults.settings(Map.of("topic", "inventory")))) {
                 assertThat(ordersRelay.settings().leaderLockId())
                         .isEqualTo(inventoryRelay.settings().leaderLockId());
                 Thread ordersThread = RelayHarness.runInBackground(ordersRelay, "relay-orders");

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
 import io.orderflow.relay.OutboxPublisher;
 import io.orderflow.relay.OutboxRelay;
+import io.orderflow.relay.RelayConfig;
 import io.orderflow.relay.RelayMetrics;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -45,7 +46,7 @@ public class RelayService {
         Map<String, Object> producerConfig = OutboxPublisher.producerConfig(bootstrapServers, Map.of());
         this.producerMeters = new ProducerMeters(registry);
         this.relay = new OutboxRelay(
-                config.settings(),
+                config,
                 () -> DriverManager.getConnection(jdbcUrl, user, password.orElse("")),
                 () -> producerMeters.bind(OutboxPublisher.newProducer(producerConfig)),
                 new RelayMetrics(registry),

@@ -2,6 +2,7 @@ package io.orderflow.relay.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.orderflow.relay.RelayConfig;
 import io.orderflow.testing.ConfigurationDocs;
 import org.junit.jupiter.api.Test;
 

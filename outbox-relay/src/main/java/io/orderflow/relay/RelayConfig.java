@@ -1,14 +1,13 @@
-package io.orderflow.relay.service;
+package io.orderflow.relay;
 
-import io.orderflow.relay.RelaySettings;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
 
 /**
  * The relay's settings, {@code orderflow.outbox-relay.*} (environment: {@code ORDERFLOW_OUTBOX_RELAY_*}), each declared
- * here once with its default: {@link RelaySettings} has none of its own, and tests take the defaults from this
- * mapping. docs/configuration.md lists them all, and {@code ConfigurationDocsTest} keeps the two in step.
+ * here once with its default; the relay reads them from this mapping, and tests build it through SmallRye Config with
+ * the same property names. docs/configuration.md lists them all, and {@code ConfigurationDocsTest} keeps the two in step.
  */
 @ConfigMapping(prefix = "orderflow.outbox-relay")
 public interface RelayConfig {
@@ -59,20 +58,4 @@ public interface RelayConfig {
     /** Instances with the same lock id form one relay group: one of them publishes at a time. */
     @WithDefault("1")
     int leaderLockId();
-
-    default RelaySettings settings() {
-        return new RelaySettings(
-                topic(),
-                batchSize(),
-                pollInterval(),
-                horizonRetry(),
-                retention(),
-                purgeInterval(),
-                maxRecordBytes(),
-                backoffMin(),
-                backoffMax(),
-                standbyRetry(),
-                brokerTimeout(),
-                leaderLockId());
-    }
 }
