@@ -3,6 +3,7 @@ package io.orderflow.analytics;
 import io.orderflow.consumer.ConsumedEvent;
 import io.orderflow.consumer.EventHandler;
 import io.orderflow.contracts.order.OrderPaid;
+import jakarta.inject.Singleton;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -17,6 +18,7 @@ import java.time.temporal.ChronoUnit;
  * processed-events claim makes each event count once, so a redelivery or a replay over what was already counted adds
  * nothing, and a replay into empty tables rebuilds the same totals. Thread-safe (stateless).
  */
+@Singleton
 public final class MinuteWindows implements EventHandler {
 
     static final String ADD_EVENT = "INSERT INTO minute_events (minute, event_type, events) VALUES (?, ?, 1)"

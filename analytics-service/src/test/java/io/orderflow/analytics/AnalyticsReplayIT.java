@@ -139,7 +139,7 @@ class AnalyticsReplayIT {
                     Statement statement = connection.createStatement()) {
                 statement.execute("TRUNCATE minute_events, minute_revenue, processed_events");
             }
-            ConsumerGroupOffsets.resetToEarliest(broker.bootstrapServers(), AnalyticsConsumer.GROUP, "orders");
+            ConsumerGroupOffsets.resetToEarliest(broker.bootstrapServers(), "analytics-service", "orders");
             try (ServiceProcess replaying = start(database, broker, "replay")) {
                 await().atMost(WITHIN).until(() -> processed(database) == EVENTS);
                 assertThat(windows(replaying)).isEqualTo(before);

@@ -13,6 +13,8 @@ import io.orderflow.outbox.AggregateLocks;
 import io.orderflow.outbox.HeldAggregateLocks;
 import io.orderflow.outbox.OutboxEntry;
 import io.orderflow.outbox.OutboxInsert;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -54,6 +56,7 @@ import java.util.UUID;
  * impossible regardless. Runs in the batch's transaction (the caller commits). Thread-safe (stateless apart from the
  * codec).
  */
+@Singleton
 public final class InventoryLedger implements EventHandler {
 
     static final String PRODUCER = "inventory-service";
@@ -95,6 +98,12 @@ public final class InventoryLedger implements EventHandler {
 
     private final EventCodec outcomes = new EventCodec(EventCatalog.inventoryEvents());
     private final Clock clock;
+
+    /** The service's ledger, on the system clock. */
+    @Inject
+    InventoryLedger() {
+        this(Clock.systemUTC());
+    }
 
     public InventoryLedger(Clock clock) {
         this.clock = clock;

@@ -126,7 +126,7 @@ class InventoryProcessIT {
             assertThat(number(database, "SELECT count(*) FROM processed_events"))
                     .isEqualTo(ORDERS);
 
-            ConsumerGroupOffsets.resetToEarliest(broker.bootstrapServers(), InventoryConsumer.GROUP, "orders");
+            ConsumerGroupOffsets.resetToEarliest(broker.bootstrapServers(), "inventory-service", "orders");
             try (ServiceProcess replaying = start(database, broker, "replay")) {
                 await().atMost(WITHIN).until(() -> duplicatesSkipped(replaying) >= ORDERS);
             }

@@ -111,7 +111,7 @@ class NotificationProcessIT {
             assertThat(smtp.getReceivedMessages().length).isBetween(ORDERS, ORDERS + SEND_CONCURRENCY);
             int received = smtp.getReceivedMessages().length;
 
-            ConsumerGroupOffsets.resetToEarliest(broker.bootstrapServers(), NotificationConsumer.GROUP, "orders");
+            ConsumerGroupOffsets.resetToEarliest(broker.bootstrapServers(), "notification-service", "orders");
             try (ServiceProcess replaying = start(database, broker, smtp, "replay")) {
                 await().atMost(WITHIN)
                         .until(() -> replaying

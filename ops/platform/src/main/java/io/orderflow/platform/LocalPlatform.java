@@ -225,7 +225,7 @@ public final class LocalPlatform implements AutoCloseable {
         return service(options, module, module, port, logs)
                 .properties(database(databases, module).quarkusDatasource())
                 .properties(CONSUMER_SESSIONS)
-                .property("orderflow." + module + ".drills-enabled", "true")
+                .property("orderflow.consumer.drills-enabled", "true")
                 .property("kafka.bootstrap.servers", bootstrapServers);
     }
 

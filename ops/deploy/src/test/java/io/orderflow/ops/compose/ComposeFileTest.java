@@ -29,6 +29,10 @@ import org.yaml.snakeyaml.Yaml;
 class ComposeFileTest {
 
     private static final Path ROOT = Path.of("..", "..").toAbsolutePath().normalize();
+    /** The services built on event-consumer, which share its orderflow.consumer.* settings. */
+    private static final Set<String> CONSUMERS =
+            Set.of("inventory-service", "notification-service", "analytics-service");
+
     private static final Set<String> QUARKUS_SERVICES = Set.of(
             "order-service",
             "outbox-relay",
@@ -163,9 +167,14 @@ class ComposeFileTest {
                     assertThat(documented)
                             .as("%s's %s is documented in docs/configuration.md", service, name)
                             .contains("`" + name + "`");
-                    assertThat(name)
-                            .as(service)
-                            .startsWith("ORDERFLOW_" + module.toUpperCase().replace('-', '_'));
+                    String own = "ORDERFLOW_" + module.toUpperCase().replace('-', '_') + "_";
+                    assertThat(name.startsWith(own)
+                                    || CONSUMERS.contains(module) && name.startsWith("ORDERFLOW_CONSUMER_"))
+                            .as(
+                                    "%s's %s is one of its own settings (%s*) or, for a consumer, a shared one"
+                                            + " (ORDERFLOW_CONSUMER_*)",
+                                    service, name, own)
+                            .isTrue();
                 } else {
                     assertThat(name).as("%s's %s", service, name).matches(INFRASTRUCTURE_VARIABLE);
                     String key = name.toLowerCase().replace('_', '.');
@@ -262,8 +271,8 @@ class ComposeFileTest {
         Map<String, Object> prometheus = services.get("prometheus");
         List<String> volumes = list(prometheus.get("volumes"));
         assertThat(volumes)
-                .contains("./ops/prometheus/prometheus.compose.yml:/etc/prometheus/prometheus.yml:ro")
-                .contains("./ops/prometheus/alerts.yml:/etc/prometheus/alerts.yml:ro");
+                .contains("./ops/deploy/prometheus/prometheus.compose.yml:/etc/prometheus/prometheus.yml:ro")
+                .contains("./ops/deploy/prometheus/alerts.yml:/etc/prometheus/alerts.yml:ro");
         String scrape = Files.readString(ROOT.resolve("ops/deploy/prometheus/prometheus.compose.yml"));
         Matcher target = Pattern.compile("\"([a-z-]+):(\\d+)\"").matcher(scrape);
         List<String> targets = new ArrayList<>();

@@ -1,13 +1,12 @@
-package io.orderflow.inventory;
+package io.orderflow.consumer.quarkus;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
+import io.orderflow.consumer.EventHandler;
 import io.orderflow.consumer.ServiceConsumer;
-import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.common.annotation.Blocking;
-import jakarta.enterprise.event.Observes;
+import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
-import java.time.Clock;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import javax.sql.DataSource;
@@ -16,33 +15,37 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
- * The service's two consumers, both in the group {@code inventory-service}: batches of the {@code orders} topic, and
- * batches of its retry topics ({@code inventory-service_retry_<ms>}, subscribed by pattern), each applied with the
- * {@link InventoryLedger} (event-consumer's {@link ServiceConsumer}). Quarkus Messaging commits a batch's offsets only
- * after the method returns (commit strategy {@code throttled}, acknowledgement after processing); an exception stops
- * the channel ({@code failure-strategy=fail}) rather than skip records, and the health check reports it.
+ * A consuming service's two Quarkus Messaging channels, both in the service's consumer group (the {@code group.id} of
+ * its {@code orders} channel): batches of the {@code orders} topic, and batches of its retry topics ({@code
+ * <group>_retry_<ms>}, subscribed by pattern), each applied with the service's one {@link EventHandler} bean through
+ * {@link ServiceConsumer}. Quarkus Messaging commits a batch's offsets only after the method returns (commit strategy
+ * {@code throttled}, acknowledgement after processing); an exception stops the channel ({@code failure-strategy=fail})
+ * rather than skip records, and the health check reports it. The channels themselves are configured in each service's
+ * application.properties ({@code mp.messaging.incoming.orders.*} and {@code orders-retry.*}).
  */
 @Singleton
-public class InventoryConsumer {
+public class OrderEventChannels {
 
-    static final String GROUP = "inventory-service";
-
+    private final String group;
     private final ServiceConsumer consumer;
 
-    InventoryConsumer(
+    OrderEventChannels(
             DataSource dataSource,
             MeterRegistry registry,
             OpenTelemetry openTelemetry,
-            InventoryConfig config,
+            ConsumerConfig config,
+            EventHandler handler,
+            @ConfigProperty(name = "mp.messaging.incoming.orders.group.id") String group,
             @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers)
             throws InterruptedException, ExecutionException, TimeoutException {
-        consumer = ServiceConsumer.start(
-                GROUP,
+        this.group = group;
+        this.consumer = ServiceConsumer.start(
+                group,
                 bootstrapServers,
                 config.retryDelays(),
                 config.failureTopicPartitions(),
                 dataSource,
-                new InventoryLedger(Clock.systemUTC()),
+                handler,
                 registry,
                 openTelemetry);
     }
@@ -59,12 +62,18 @@ public class InventoryConsumer {
         consumer.processRetries(records);
     }
 
+    /** The consumer group both channels are in. */
+    public String group() {
+        return group;
+    }
+
     /** The service's consumer, for the drills' switch ({@link DrillResource}). */
     ServiceConsumer consumer() {
         return consumer;
     }
 
-    void stop(@Observes ShutdownEvent event) {
+    @PreDestroy
+    void stop() {
         consumer.close();
     }
 }

@@ -1,4 +1,4 @@
-package io.orderflow.inventory;
+package io.orderflow.consumer.quarkus;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -6,13 +6,12 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * inventory-service's settings, {@code orderflow.inventory-service.*} (environment:
- * {@code ORDERFLOW_INVENTORY_SERVICE_*}), each declared here once with its default; docs/configuration.md lists them
- * and {@code ConfigurationDocsTest} keeps the two in step. The consumer's topics and group are the
- * {@code mp.messaging.incoming.*} settings of application.properties.
+ * The settings every consuming service shares, {@code orderflow.consumer.*} (environment: {@code ORDERFLOW_CONSUMER_*}),
+ * each declared here once with its default; a service declares only what is its own in its own mapping.
+ * docs/configuration.md lists them and {@code ConfigurationDocsTest} keeps the two in step.
  */
-@ConfigMapping(prefix = "orderflow.inventory-service")
-public interface InventoryConfig {
+@ConfigMapping(prefix = "orderflow.consumer")
+public interface ConsumerConfig {
 
     /** How long a failed event waits before each retry; one retry per entry, then the dead-letter topic. */
     @WithDefault("1s,10s,60s")

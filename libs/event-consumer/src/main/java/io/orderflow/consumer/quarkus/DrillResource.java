@@ -1,0 +1,44 @@
+package io.orderflow.consumer.quarkus;
+
+import io.orderflow.consumer.SlowdownSwitch;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Response;
+
+/**
+ * {@code PUT /drills/slowdown?perRecordMillis=N} makes a consuming service a slow consumer of {@code orders} (N ms per
+ * record before each batch) and {@code DELETE /drills/slowdown} gives it its speed back: the {@code slow-consumer}
+ * drill's switch, answered by {@link SlowdownSwitch}. 404 unless {@code orderflow.consumer.drills-enabled=true}.
+ */
+@Path("/drills/slowdown")
+public class DrillResource {
+
+    static final String ENABLED_KEY = "orderflow.consumer.drills-enabled";
+
+    private final OrderEventChannels channels;
+    private final boolean enabled;
+
+    DrillResource(OrderEventChannels channels, ConsumerConfig config) {
+        this.channels = channels;
+        this.enabled = config.drillsEnabled();
+    }
+
+    @PUT
+    public Response slowDown(@QueryParam("perRecordMillis") String perRecordMillis) {
+        return send(SlowdownSwitch.set(channels.consumer(), enabled, ENABLED_KEY, perRecordMillis));
+    }
+
+    @DELETE
+    public Response fullSpeed() {
+        return send(SlowdownSwitch.clear(channels.consumer(), enabled, ENABLED_KEY));
+    }
+
+    private static Response send(SlowdownSwitch.Answer answer) {
+        return Response.status(answer.status())
+                .type(answer.mediaType())
+                .entity(answer.body())
+                .build();
+    }
+}
