@@ -33,7 +33,7 @@ import java.util.UUID;
 
 /**
  * Stock reservations from order events, correct whatever order an order's events arrive in (a retry takes an event out
- * of its key's order; docs/consumers.md):
+ * of its key's order; libs/event-consumer/README.md):
  *
  * <ul>
  *   <li>{@code OrderCreated} reserves every line or none (short or unknown SKUs recorded) and publishes

@@ -33,7 +33,7 @@ import org.postgresql.PGConnection;
  * that never reorders a partition ({@link OutboxPublisher}); a resend after a crash repeats a prefix of the same
  * sequence, so the first occurrence of every event id is still in order. A row that can never be published is
  * quarantined with its reason, and so are the later events of its order (publishing them would break the order);
- * other orders go on. The design and its argument: docs/outbox.md.
+ * other orders go on. The design and its argument: libs/outbox/README.md.
  *
  * <p><b>Waking up.</b> The session {@code LISTEN}s on the channel the outbox trigger notifies on commit, and also
  * looks every {@link RelayConfig#pollInterval()} in case a notification was missed. Under load a cycle sends a

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Several services' outboxes are relayed by one relay per database, each configured with its database and its topic
- * (docs/outbox.md). Two relays with the same relay group id lead at once, because advisory locks are per database,
+ * (libs/outbox/README.md). Two relays with the same relay group id lead at once, because advisory locks are per database,
  * and each publishes exactly its own database's rows to its own topic, even where both outboxes hold the same
  * aggregate id.
  */

@@ -11,7 +11,7 @@ import java.util.Set;
  * aggregate id (the outbox's {@code aggregate_id}). Every transaction that writes an outbox row takes the lock of the
  * row's aggregate as its first statement, before any write: PostgreSQL gives a transaction its id at its first write,
  * so two transactions changing one aggregate then get {@code tx_id}s in the order they changed it, and the relay,
- * publishing in {@code (tx_id, id)} order, keeps each aggregate's events in order (docs/outbox.md).
+ * publishing in {@code (tx_id, id)} order, keeps each aggregate's events in order (libs/outbox/README.md).
  *
  * <p>The locks are released when the transaction ends; there is no unlock. Two ids whose 64-bit hashes collide share a
  * lock: some waiting, never a wrong order. Thread-safe (stateless); the locks belong to the connection's transaction.

@@ -29,7 +29,7 @@ import java.util.UUID;
  * ({@code pg_current_snapshot()} is the active snapshot), so "below the horizon" and "visible" agree. Writers take the
  * aggregate's advisory lock before their first write ({@link AggregateLocks}), so transactions that change the same
  * aggregate get increasing
- * {@code tx_id}s in the order they changed it; see docs/outbox.md for the whole argument.
+ * {@code tx_id}s in the order they changed it; see libs/outbox/README.md for the whole argument.
  *
  * <p>Every method runs in the connection's auto-commit mode: each statement is its own transaction, and a crash
  * between them leaves rows unpublished (published again later), never marked without having been acknowledged.

@@ -9,7 +9,7 @@ import java.util.List;
 /**
  * Apache Kafka 4.4.0 itself (kafka_2.13, a test dependency of this module), one node in KRaft combined mode, as a
  * child process: the cluster our services must also run against with nothing changed but the bootstrap address.
- * Started by the launcher the benchmarks use ({@link ApacheKafkaLauncher}, from the ops module), as Kafka's
+ * Started by the launcher the benchmarks use ({@link ApacheKafkaLauncher}, from service-process), as Kafka's
  * quickstart does it: storage formatted with a random cluster id ({@code kafka.tools.StorageTool format
  * --standalone}), then {@code kafka.Kafka server.properties}, on free loopback ports with one partition per topic by
  * default (Kafka's own default) and its data in {@code workDir/data}. The classpath is this test JVM's, which holds

@@ -15,7 +15,7 @@ import java.util.OptionalInt;
 /**
  * Our broker as a separate child process, started from the packaged {@code log-broker.jar} and its
  * {@code lib/} directory as {@code ops/bin/run-broker} starts it (plus {@code -Xmx256m -XX:+UseSerialGC}), by the
- * launcher the benchmarks use ({@link OrderflowBrokerLauncher}, from the ops module).
+ * launcher the benchmarks use ({@link OrderflowBrokerLauncher}, from service-process).
  *
  * <p>Why a process and not an in-process {@code Broker}: this module's classpath holds Apache Kafka's
  * server-side jars (kafka-tools brings kafka-server, kafka-storage, the group coordinator...). Running our

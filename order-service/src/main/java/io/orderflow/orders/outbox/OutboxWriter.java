@@ -33,7 +33,7 @@ import org.hibernate.Session;
  * Holding the order's lock before the first write means that of two transactions changing the same order, the second
  * cannot get its xid until the first has committed or rolled back, so an order's outbox rows have increasing
  * {@code tx_id}s in the order of their versions. The relay publishes pending rows in {@code (tx_id, id)} order (see
- * {@code docs/outbox.md}), which then keeps each order's events in version order on its partition. A write before the lock (an INSERT of anything, a {@code SELECT ... FOR UPDATE}, a
+ * {@code libs/outbox/README.md}), which then keeps each order's events in version order on its partition. A write before the lock (an INSERT of anything, a {@code SELECT ... FOR UPDATE}, a
  * {@code pg_current_xact_id()}) would let a later change of the order carry an older {@code tx_id} and be published
  * first. The test {@code OrderLockingTest} checks this ordering on a real PostgreSQL.
  *

@@ -38,7 +38,7 @@ import java.util.Set;
  * </ol>
  * The caller commits. Each order's row and its outbox row are in the same transaction, which is all the outbox
  * needs; that other orders share it changes nothing for the relay (it publishes in commit order, see
- * {@code docs/outbox.md}).
+ * {@code libs/outbox/README.md}).
  *
  * <p><b>Idempotency keys within a batch</b> are decided in request order, as if the requests had been written one after
  * the other: the first request with a new key creates, a later one with the same key and request replays the order

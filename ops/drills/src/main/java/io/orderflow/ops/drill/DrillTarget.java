@@ -6,7 +6,7 @@ import java.util.Map;
 /**
  * The running platform a drill works on, as its users reach it: the services' base URLs, the lag monitor's and the
  * brokers'. Defaults are the ports {@code ./run-platform} and {@code docker compose} publish on localhost; with docker
- * compose, {@code --bootstrap-servers} must name a broker the drill can reach (docs/drills.md).
+ * compose, {@code --bootstrap-servers} must name a broker the drill can reach (ops/drills/README.md).
  */
 public record DrillTarget(
         URI orderService,

@@ -33,7 +33,7 @@ import org.apache.kafka.common.utils.Utils;
  *
  * <p>With one consumer per group, as {@code ./run-platform} runs them, a hot partition costs no more than the same
  * load spread out: one consumer reads every partition. It matters once a group has several consumers: the one that
- * owns the hot partition does most of the work, and adding consumers does not help (docs/drills.md).
+ * owns the hot partition does most of the work, and adding consumers does not help (ops/drills/README.md).
  *
  * <p>The lag monitor's produce rates are over its window (60 s by default) and read as each phase ends, so a phase
  * should last at least the window for its rates to be its own.

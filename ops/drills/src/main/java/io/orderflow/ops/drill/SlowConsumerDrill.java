@@ -22,7 +22,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * / rate} ms per record, it handles half the rate. The lag monitor is read once a second.
  *
  * <p>The WARN status needs the victim's lag above zero at every reading of the monitor's window and growing over it
- * (docs/lag.md), so {@code slow} must outlast the window (60 s by default). A slowed consumer commits once per batch;
+ * (ops/lag-monitor/README.md), so {@code slow} must outlast the window (60 s by default). A slowed consumer commits once per batch;
  * a batch of {@code max.poll.records} records waiting {@code perRecord} each must take less than the window, or the
  * committed offset stands still for a whole window and the status is STALL instead.
  *
