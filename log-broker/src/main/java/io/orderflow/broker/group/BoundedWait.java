@@ -2,6 +2,7 @@ package io.orderflow.broker.group;
 
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -17,7 +18,8 @@ public final class BoundedWait {
     /**
      * @return the answer, or empty if it did not come within {@code limitMs} (or the thread was interrupted;
      *     its interrupt flag is then set again)
-     * @throws IllegalStateException if the future failed, which the coordinator's futures do not do
+     * @throws RuntimeException the failure itself when the future failed (a typed storage failure for the
+     *     handlers' error table, or a bug), so the caller sees its type rather than a wrapper
      */
     public static <T> Optional<T> await(CompletableFuture<T> answer, long limitMs) {
         try {
@@ -28,7 +30,15 @@ public final class BoundedWait {
             Thread.currentThread().interrupt();
             return Optional.empty();
         } catch (ExecutionException e) {
-            throw new IllegalStateException("Group coordinator request failed: " + e.getCause(), e.getCause());
+            Throwable cause =
+                    e.getCause() instanceof CompletionException c && c.getCause() != null ? c.getCause() : e.getCause();
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            throw new IllegalStateException("Group coordinator request failed: " + cause, cause);
         }
     }
 }

@@ -427,6 +427,16 @@ final class ClassicGroup {
         return true;
     }
 
+    /** Fails the member's parked SyncGroup with {@code failure}, if it has one; see {@link #completeSync}. */
+    boolean failSync(GroupMember member, Throwable failure) {
+        if (!member.isAwaitingSync()) {
+            return false;
+        }
+        member.awaitingSync().completeExceptionally(failure);
+        member.setAwaitingSync(null);
+        return true;
+    }
+
     /** The member list the leader receives in its JoinGroup response: ids and metadata for the chosen protocol. */
     List<JoinGroupResponseData.JoinGroupResponseMember> joinedMembers() {
         List<JoinGroupResponseData.JoinGroupResponseMember> out = new ArrayList<>(members.size());

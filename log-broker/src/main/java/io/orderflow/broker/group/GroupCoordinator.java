@@ -7,6 +7,7 @@ import io.orderflow.broker.group.GroupRecord.OffsetCommit;
 import io.orderflow.broker.log.PartitionLog;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -15,11 +16,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.message.DeleteGroupsResponseData.DeletableGroupResult;
 import org.apache.kafka.common.message.DeleteGroupsResponseData.DeletableGroupResultCollection;
 import org.apache.kafka.common.message.DescribeGroupsResponseData.DescribedGroup;
 import org.apache.kafka.common.message.HeartbeatRequestData;
@@ -62,10 +61,15 @@ import org.slf4j.LoggerFactory;
  * phase completes, a follower's SyncGroup when the leader's assignment arrives; all are answered only once
  * the records written before them are durable, so no client acts on a state a crash could take back. Each
  * parked request is covered by a rebalance, sync or session deadline; the caller still bounds its wait (see
- * {@link #maxParkedWaitMs}). A write that fails is not applied and the request gets Kafka's error for it
- * (NOT_COORDINATOR: clients look the coordinator up again and retry); if instead the fsync after a write
- * fails, the request gets NOT_COORDINATOR but the change stays in memory (Kafka would roll it back): the
- * offsets log is then failing anyway.
+ * {@link #maxParkedWaitMs}).
+ *
+ * <p><b>Failures.</b> A write that fails is not applied, and the request's future fails with the failure itself:
+ * this package picks no error code for it. The {@link GroupStore} types the storage's failures, naming the groups,
+ * the partition and the offset, and the handlers' {@code ErrorTable} answers each (a failing disk:
+ * KAFKA_STORAGE_ERROR; a closed coordinator: NOT_COORDINATOR); anything else is a bug, which the broker answers
+ * UNKNOWN_SERVER_ERROR and records as a fault. If instead the fsync after a write fails, the request fails the
+ * same way but the change stays in memory (Kafka would roll it back): the offsets log is then failing anyway. A
+ * method never throws; every failure arrives through its future.
  *
  * <p><b>What is persisted</b> (in {@code __consumer_offsets}, compacted): every committed offset with its
  * metadata, and each group's metadata when a generation gets its assignment, when the group becomes Empty,
@@ -144,14 +148,14 @@ public final class GroupCoordinator {
             return done(Membership.joinError(request.memberId(), Errors.INVALID_SESSION_TIMEOUT));
         }
         CompletableFuture<JoinGroupResponseData> parked = new CompletableFuture<>();
-        locked(() -> {
+        parkLocked(parked, () -> {
             if (closed) {
                 parked.complete(Membership.joinError(request.memberId(), Errors.NOT_COORDINATOR));
             } else {
                 membership.join(request, version, clientId, clientHost, parked);
             }
         });
-        return parked.thenCompose(r -> durable(r, e -> Membership.joinError(r.memberId(), e)));
+        return parked.thenCompose(r -> durable(r, group(request.groupId())));
     }
 
     /** SyncGroup. A follower's future completes when the leader's assignment arrives (or the rebalance fails). */
@@ -160,22 +164,21 @@ public final class GroupCoordinator {
             return done(Membership.syncError(Errors.INVALID_GROUP_ID));
         }
         CompletableFuture<SyncGroupResponseData> parked = new CompletableFuture<>();
-        locked(() -> {
+        parkLocked(parked, () -> {
             if (closed) {
                 parked.complete(Membership.syncError(Errors.NOT_COORDINATOR));
             } else {
                 membership.sync(request, parked);
             }
         });
-        return parked.thenCompose(r -> durable(r, Membership::syncError));
+        return parked.thenCompose(r -> durable(r, group(request.groupId())));
     }
 
     public CompletableFuture<HeartbeatResponseData> heartbeat(HeartbeatRequestData request) {
         if (request.groupId() == null || request.groupId().isEmpty()) {
             return done(new HeartbeatResponseData().setErrorCode(Errors.INVALID_GROUP_ID.code()));
         }
-        HeartbeatResponseData response = locked(() -> membership.heartbeat(request));
-        return durable(response, e -> new HeartbeatResponseData().setErrorCode(e.code()));
+        return answer(group(request.groupId()), () -> membership.heartbeat(request));
     }
 
     /** LeaveGroup, in its v3+ shape (one or more members); use {@code LeaveGroupRequest.normalizedData()}. */
@@ -183,8 +186,7 @@ public final class GroupCoordinator {
         if (request.groupId() == null || request.groupId().isEmpty()) {
             return done(new LeaveGroupResponseData().setErrorCode(Errors.INVALID_GROUP_ID.code()));
         }
-        LeaveGroupResponseData response = locked(() -> membership.leave(request));
-        return durable(response, e -> new LeaveGroupResponseData().setErrorCode(e.code()));
+        return answer(group(request.groupId()), () -> membership.leave(request));
     }
 
     /**
@@ -209,8 +211,7 @@ public final class GroupCoordinator {
      * durable.
      */
     public CompletableFuture<OffsetCommitResponseData> commitOffsets(OffsetCommitRequestData request, short version) {
-        OffsetCommitResponseData response = locked(() -> offsetRequests.commit(request, version));
-        return durable(response, e -> OffsetRequests.commitError(request, e));
+        return answer(group(request.groupId()), () -> offsetRequests.commit(request, version));
     }
 
     /** OffsetFetch for one group; {@code topics == null} asks for all of its offsets. */
@@ -220,12 +221,7 @@ public final class GroupCoordinator {
                     .setGroupId(request.groupId())
                     .setErrorCode(Errors.INVALID_GROUP_ID.code()));
         }
-        OffsetFetchResponseGroup response = locked(() -> offsetRequests.fetch(request));
-        return durable(
-                response,
-                e -> new OffsetFetchResponseGroup()
-                        .setGroupId(request.groupId())
-                        .setErrorCode(e.code()));
+        return answer(group(request.groupId()), () -> offsetRequests.fetch(request));
     }
 
     /** OffsetDelete: removes a group's offsets of topics its members do not consume. */
@@ -233,8 +229,7 @@ public final class GroupCoordinator {
         if (request.groupId() == null || request.groupId().isEmpty()) {
             return done(new OffsetDeleteResponseData().setErrorCode(Errors.INVALID_GROUP_ID.code()));
         }
-        OffsetDeleteResponseData response = locked(() -> offsetRequests.delete(request));
-        return durable(response, e -> new OffsetDeleteResponseData().setErrorCode(e.code()));
+        return answer(group(request.groupId()), () -> offsetRequests.delete(request));
     }
 
     /** Every group's committed offsets, for metrics (lag = log end offset - committed offset). */
@@ -255,20 +250,22 @@ public final class GroupCoordinator {
         Set<String> types = request.typesFilter().stream()
                 .map(s -> s.trim().toLowerCase(Locale.ROOT))
                 .collect(Collectors.toSet());
-        List<ListedGroup> listed = new ArrayList<>();
-        if (types.isEmpty() || types.contains("classic")) {
-            locked(() -> groups.values().stream()
-                    .filter(g -> states.isEmpty()
-                            || states.contains(g.state().kafkaName().toLowerCase(Locale.ROOT)))
-                    .sorted(java.util.Comparator.comparing(ClassicGroup::groupId))
-                    .forEach(g -> listed.add(new ListedGroup()
-                            .setGroupId(g.groupId())
-                            .setProtocolType(g.protocolType() == null ? "" : g.protocolType())
-                            .setGroupState(g.state().kafkaName())
-                            .setGroupType("classic"))));
-        }
-        ListGroupsResponseData response = new ListGroupsResponseData().setGroups(listed);
-        return durable(response, e -> new ListGroupsResponseData().setErrorCode(e.code()));
+        boolean classic = types.isEmpty() || types.contains("classic");
+        return answer(List.of(), () -> {
+            List<ListedGroup> listed = new ArrayList<>();
+            if (classic) {
+                groups.values().stream()
+                        .filter(g -> states.isEmpty()
+                                || states.contains(g.state().kafkaName().toLowerCase(Locale.ROOT)))
+                        .sorted(java.util.Comparator.comparing(ClassicGroup::groupId))
+                        .forEach(g -> listed.add(new ListedGroup()
+                                .setGroupId(g.groupId())
+                                .setProtocolType(g.protocolType() == null ? "" : g.protocolType())
+                                .setGroupState(g.state().kafkaName())
+                                .setGroupType("classic")));
+            }
+            return new ListGroupsResponseData().setGroups(listed);
+        });
     }
 
     /**
@@ -276,18 +273,13 @@ public final class GroupCoordinator {
      * only when Stable. An unknown group is described as Dead, without an error, as Kafka does.
      */
     public CompletableFuture<List<DescribedGroup>> describeGroups(List<String> groupIds) {
-        List<DescribedGroup> described = locked(() -> {
+        return answer(groupIds, () -> {
             List<DescribedGroup> out = new ArrayList<>();
             for (String groupId : groupIds) {
                 out.add(describe(groupId));
             }
             return out;
         });
-        return durable(
-                described,
-                e -> groupIds.stream()
-                        .map(id -> new DescribedGroup().setGroupId(id).setErrorCode(e.code()))
-                        .toList());
     }
 
     private DescribedGroup describe(String groupId) {
@@ -313,15 +305,7 @@ public final class GroupCoordinator {
 
     /** DeleteGroups: each group must be Empty (or unknown: GROUP_ID_NOT_FOUND); its offsets go with it. */
     public CompletableFuture<DeletableGroupResultCollection> deleteGroups(List<String> groupIds) {
-        DeletableGroupResultCollection response = locked(() -> offsetRequests.deleteGroups(groupIds));
-        return durable(response, e -> {
-            DeletableGroupResultCollection failed = new DeletableGroupResultCollection();
-            groupIds.stream()
-                    .distinct()
-                    .forEach(id ->
-                            failed.add(new DeletableGroupResult().setGroupId(id).setErrorCode(e.code())));
-            return failed;
-        });
+        return answer(groupIds, () -> offsetRequests.deleteGroups(groupIds));
     }
 
     /** A group's state, or empty when the coordinator does not know the group; for metrics and tests. */
@@ -356,6 +340,7 @@ public final class GroupCoordinator {
     public void close() {
         locked(() -> {
             closed = true;
+            store.close();
             for (ClassicGroup group : groups.values()) {
                 for (GroupMember m : group.members()) {
                     group.completeJoin(m, Membership.joinError(m.memberId(), Errors.NOT_COORDINATOR));
@@ -428,15 +413,37 @@ public final class GroupCoordinator {
 
     // ---------------------------------------------------------------- plumbing
 
-    /** Answers {@code response} once everything written so far is durable, or {@code onFailure}'s answer. */
-    private <T> CompletableFuture<T> durable(T response, Function<Errors, T> onFailure) {
-        return store.awaitAllDurable().handle((v, failure) -> {
-            if (failure == null) {
-                return response;
-            }
-            log.atWarn().addKeyValue("error", failure.toString()).log("Group records are not durable");
-            return onFailure.apply(GroupStore.errorFor(failure));
-        });
+    /**
+     * Runs {@code operation} under the lock and answers with its response once everything written so far is
+     * durable. Whatever the operation throws, or a failed fsync, fails the answer instead (see the class comment).
+     */
+    private <T> CompletableFuture<T> answer(List<String> groupIds, Supplier<T> operation) {
+        T response;
+        try {
+            response = locked(operation);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return durable(response, groupIds);
+    }
+
+    /** Runs {@code action} under the lock; what it throws fails {@code parked}, the request's future. */
+    private void parkLocked(CompletableFuture<?> parked, Runnable action) {
+        try {
+            locked(action);
+        } catch (RuntimeException e) {
+            parked.completeExceptionally(e);
+        }
+    }
+
+    /** {@code response} once everything written so far is durable; a failed fsync fails it. */
+    private <T> CompletableFuture<T> durable(T response, List<String> groupIds) {
+        return store.awaitAllDurable(groupIds).thenApply(v -> response);
+    }
+
+    /** A request's one group id, as a list that (unlike {@code List.of}) takes a null from a malformed request. */
+    private static List<String> group(String groupId) {
+        return Collections.singletonList(groupId);
     }
 
     private static <T> CompletableFuture<T> done(T response) {

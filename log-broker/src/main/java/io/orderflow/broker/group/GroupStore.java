@@ -1,8 +1,10 @@
 package io.orderflow.broker.group;
 
 import io.orderflow.broker.log.LogConfig;
+import io.orderflow.broker.log.LogException;
 import io.orderflow.broker.log.LogFiles;
 import io.orderflow.broker.log.LogReadResult;
+import io.orderflow.broker.log.LogStorageException;
 import io.orderflow.broker.log.PartitionLog;
 import io.orderflow.broker.log.RecordBatchTooLargeException;
 import java.nio.ByteBuffer;
@@ -11,10 +13,10 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import org.apache.kafka.common.compress.Compression;
-import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.Record;
 import org.apache.kafka.common.record.internal.RecordBatch;
@@ -30,6 +32,13 @@ import org.slf4j.LoggerFactory;
  * <p><b>Writes.</b> The records of one coordinator operation go in one batch (one append, so all or none of
  * them survive a crash). {@link #append} only writes; {@link #awaitDurable} completes once the flush policy
  * is satisfied (by default: fsynced), and the coordinator answers no request before that.
+ *
+ * <p><b>Failures</b> are typed here, naming the groups, the partition and the offset: the file system failing
+ * ({@link GroupStorageException}), a batch over {@code max.message.bytes} ({@link GroupRecordsTooLargeException}),
+ * a write after {@link #close} ({@link GroupStoreClosedException}). The handlers' {@code ErrorTable} gives each its
+ * code. The log refusing the coordinator's own batch for anything else (a corrupt batch, a record without a key)
+ * is a bug in {@link GroupRecordCodec} and fails with an {@link IllegalStateException}, which the broker answers as
+ * UNKNOWN_SERVER_ERROR and records as a fault; so does any other exception, which passes through untouched.
  *
  * <p><b>Start-up.</b> {@link #replay} reads the partition from its start to its end and hands every record,
  * oldest first, to the coordinator, which keeps the last value of each key: the same state whether or not the
@@ -52,6 +61,7 @@ public final class GroupStore {
 
     private final PartitionLog partition;
     private final Clock clock;
+    private boolean closed;
 
     GroupStore(PartitionLog partition, Clock clock) {
         this.partition = partition;
@@ -78,10 +88,14 @@ public final class GroupStore {
      * Writes {@code records} as one batch.
      *
      * @return the log end offset after them, for {@link #awaitDurable}
-     * @throws RuntimeException (a {@code LogException}, or {@code IllegalStateException} once closed) when
-     *     nothing was written
+     * @throws LogException when nothing was written: a {@link GroupStorageException}, {@link
+     *     GroupRecordsTooLargeException} or {@link GroupStoreClosedException}; any other exception is a bug
      */
     long append(List<GroupRecord> records) {
+        List<String> groupIds = groupIds(records);
+        if (closed) {
+            throw new GroupStoreClosedException(groupIds, partition.name());
+        }
         long now = clock.millis();
         SimpleRecord[] simple = new SimpleRecord[records.size()];
         for (int i = 0; i < simple.length; i++) {
@@ -89,16 +103,48 @@ public final class GroupStore {
             simple[i] = new SimpleRecord(now, GroupRecordCodec.key(r), GroupRecordCodec.value(r));
         }
         ByteBuffer batch = MemoryRecords.withRecords(Compression.NONE, simple).buffer();
-        return partition.append(batch).endOffset();
+        long offset = partition.logEndOffset(); // appends are serialised by the coordinator's lock
+        try {
+            return partition.append(batch).endOffset();
+        } catch (LogStorageException e) {
+            throw GroupStorageException.writing(groupIds, partition.name(), offset, records.size(), e);
+        } catch (RecordBatchTooLargeException e) {
+            throw new GroupRecordsTooLargeException(groupIds, partition.name(), records.size(), e);
+        } catch (LogException e) {
+            throw new IllegalStateException(
+                    "The offsets log refused the coordinator's own batch of " + records.size()
+                            + " record(s) of group(s) " + groupIds + " at offset " + offset + ": " + e.getMessage(),
+                    e);
+        }
+    }
+
+    /** Refuses every later {@link #append}; the coordinator calls it when it closes, before the log is closed. */
+    void close() {
+        closed = true;
+    }
+
+    private static List<String> groupIds(List<GroupRecord> records) {
+        return records.stream().map(GroupRecord::groupId).distinct().toList();
     }
 
     CompletableFuture<Void> awaitDurable(long endOffset) {
         return partition.awaitDurable(endOffset);
     }
 
-    /** Completes when everything appended so far is durable: what a response must wait for. */
-    CompletableFuture<Void> awaitAllDurable() {
-        return partition.awaitDurable(partition.logEndOffset());
+    /**
+     * Completes when everything appended so far is durable: what a response to {@code groupIds} must wait for. A
+     * failed fsync fails it with a {@link GroupStorageException}.
+     */
+    CompletableFuture<Void> awaitAllDurable(List<String> groupIds) {
+        long endOffset = partition.logEndOffset();
+        return partition.awaitDurable(endOffset).exceptionallyCompose(failure -> {
+            Throwable cause =
+                    failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+            return CompletableFuture.failedFuture(
+                    cause instanceof LogStorageException storage
+                            ? GroupStorageException.syncing(groupIds, partition.name(), endOffset, storage)
+                            : cause);
+        });
     }
 
     /** Hands every record from the log start to the log end to {@code sink}, oldest first. */
@@ -141,19 +187,5 @@ public final class GroupStore {
                 .addKeyValue("records", count)
                 .addKeyValue("endOffset", end)
                 .log("Replayed the group records");
-    }
-
-    /**
-     * The error a group request gets when its records could not be written, as Kafka's coordinator answers:
-     * clients then look the coordinator up again and retry.
-     */
-    static Errors errorFor(Throwable failure) {
-        Throwable t = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
-                ? failure.getCause()
-                : failure;
-        if (t instanceof RecordBatchTooLargeException) {
-            return Errors.UNKNOWN_SERVER_ERROR;
-        }
-        return Errors.NOT_COORDINATOR;
     }
 }

@@ -33,8 +33,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Group metadata is written to the {@link GroupStore} when the leader's SyncGroup brings the assignment,
  * when a group is created, and when a static member is replaced without a rebalance (the Rebalancer writes it
- * when a group becomes Empty). A write that fails leaves the group as it was and answers the request with the
- * mapped error, as Kafka does.
+ * when a group becomes Empty). A write that fails leaves the group as it was, as Kafka does, and fails the
+ * request's future (for an assignment: every waiting member's) with the failure itself, whatever it is: this class
+ * picks no error code. The handlers' {@code ErrorTable} answers the typed storage failures ({@link GroupStore});
+ * anything else is a bug, answered UNKNOWN_SERVER_ERROR and recorded as a fault.
  *
  * <p>Not thread-safe: every method runs under the coordinator's lock.
  */
@@ -81,29 +83,43 @@ final class Membership {
             group = new ClassicGroup(groupId, GroupState.EMPTY, rebalancer.now());
             groups.put(groupId, group);
         }
+        // A new group's answer waits for the group's record: a member told MEMBER_ID_REQUIRED by a group that
+        // could not be stored would rejoin into UNKNOWN_MEMBER_ID and start over, never learning why.
+        CompletableFuture<JoinGroupResponseData> answer = isNewGroup ? new CompletableFuture<>() : future;
         boolean wroteRecords;
         if (!acceptJoiningMember(group, memberId)) {
             group.remove(memberId);
             timer.cancel(Rebalancer.heartbeatKey(groupId, memberId));
-            future.complete(joinError(JoinGroupRequest.UNKNOWN_MEMBER_ID, Errors.GROUP_MAX_SIZE_REACHED));
+            answer.complete(joinError(JoinGroupRequest.UNKNOWN_MEMBER_ID, Errors.GROUP_MAX_SIZE_REACHED));
             wroteRecords = false;
         } else if (unknownMember) {
-            wroteRecords = joinNewMember(request, version, clientId, clientHost, group, future);
+            wroteRecords = joinNewMember(request, version, clientId, clientHost, group, answer);
         } else {
-            wroteRecords = joinExistingMember(request, clientId, clientHost, group, future);
+            wroteRecords = joinExistingMember(request, clientId, clientHost, group, answer);
         }
         if (isNewGroup && !wroteRecords) {
             // Persist the group's existence now, so that a restart does not forget a group being formed.
             try {
                 store.append(List.of(Rebalancer.groupRecord(group, Map.of())));
             } catch (RuntimeException e) {
+                // Whatever failed, nothing was written: undo, and fail the request with it (see the class comment).
                 log.atWarn()
                         .addKeyValue("group", groupId)
                         .addKeyValue("error", e.toString())
                         .log("Cannot write the metadata of a new group; dropping it");
-                future.complete(joinError(memberId, GroupStore.errorFor(e)));
+                future.completeExceptionally(e);
                 rebalancer.dropGroup(group);
+                return;
             }
+        }
+        if (answer != future) {
+            answer.whenComplete((response, failure) -> {
+                if (failure != null) {
+                    future.completeExceptionally(failure);
+                } else {
+                    future.complete(response);
+                }
+            });
         }
     }
 
@@ -298,13 +314,7 @@ final class Membership {
                     timer.cancel(Rebalancer.heartbeatKey(group.groupId(), newMemberId));
                     GroupMember restored = group.replaceStaticMember(instanceId, newMemberId, oldMemberId);
                     rebalancer.scheduleHeartbeatExpiry(group, oldMemberId, restored.sessionTimeoutMs());
-                    future.complete(new JoinGroupResponseData()
-                            .setMemberId(JoinGroupRequest.UNKNOWN_MEMBER_ID)
-                            .setGenerationId(group.generationId())
-                            .setProtocolName(group.protocolName())
-                            .setProtocolType(group.protocolType())
-                            .setLeader(previousLeader)
-                            .setErrorCode(GroupStore.errorFor(e).code()));
+                    future.completeExceptionally(e);
                     return false;
                 }
                 if (JoinGroupRequest.supportsSkippingAssignment(version)) {
@@ -422,14 +432,13 @@ final class Membership {
         try {
             store.append(List.of(Rebalancer.groupRecord(group, assignment)));
         } catch (RuntimeException e) {
-            Errors error = GroupStore.errorFor(e);
             log.atWarn()
                     .addKeyValue("group", group.groupId())
                     .addKeyValue("generation", group.generationId())
                     .addKeyValue("error", e.toString())
                     .log("Cannot write a group's assignment");
-            rebalancer.resetAndPropagateAssignment(group, error);
-            rebalancer.maybePrepareRebalanceOrCompleteJoin(group, "the assignment could not be stored: " + error);
+            rebalancer.resetAndFailAssignment(group, e);
+            rebalancer.maybePrepareRebalanceOrCompleteJoin(group, "the assignment could not be stored: " + e);
             return;
         }
         for (GroupMember m : group.members()) {

@@ -2,6 +2,7 @@ package io.orderflow.broker.group;
 
 import io.orderflow.broker.group.GroupRecord.GroupMetadata;
 import io.orderflow.broker.group.GroupRecord.OffsetCommit;
+import io.orderflow.broker.log.LogException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -37,7 +38,9 @@ import org.slf4j.LoggerFactory;
  * expiry of old offsets and empty groups, by Kafka's rules (see Kafka's {@code OffsetMetadataManager}).
  *
  * <p>Each change is written to the {@link GroupStore} first and applied to {@link CommittedOffsets} only once
- * the write succeeded, so memory never holds an offset that is not in the log.
+ * the write succeeded, so memory never holds an offset that is not in the log. A write that fails throws out of
+ * the request, whatever the failure: the handlers' {@code ErrorTable} answers the typed storage failures, and the
+ * broker records anything else as a fault.
  *
  * <p>Not thread-safe: every method runs under the coordinator's lock.
  */
@@ -119,15 +122,7 @@ final class OffsetRequests {
             }
         }
         if (!records.isEmpty()) {
-            try {
-                store.append(List.copyOf(records));
-            } catch (RuntimeException e) {
-                log.atWarn()
-                        .addKeyValue("group", groupId)
-                        .addKeyValue("error", e.toString())
-                        .log("Cannot store a group's offsets");
-                return commitError(request, GroupStore.errorFor(e));
-            }
+            store.append(List.copyOf(records)); // throws, applying nothing, when the offsets cannot be stored
             records.forEach(offsets::apply);
         }
         return response;
@@ -204,16 +199,7 @@ final class OffsetRequests {
             topics.add(new OffsetDeleteResponseTopic().setName(topic.name()).setPartitions(partitions));
         }
         if (!tombstones.isEmpty()) {
-            try {
-                store.append(List.copyOf(tombstones));
-            } catch (RuntimeException e) {
-                log.atWarn()
-                        .addKeyValue("group", groupId)
-                        .addKeyValue("error", e.toString())
-                        .log("Cannot delete a group's offsets");
-                return new OffsetDeleteResponseData()
-                        .setErrorCode(GroupStore.errorFor(e).code());
-            }
+            store.append(List.copyOf(tombstones)); // throws, applying nothing, when they cannot be stored
             tombstones.forEach(offsets::apply);
         }
         return new OffsetDeleteResponseData().setTopics(topics);
@@ -246,19 +232,7 @@ final class OffsetRequests {
         if (deleted.isEmpty()) {
             return results;
         }
-        try {
-            store.append(records);
-        } catch (RuntimeException e) {
-            log.atWarn()
-                    .addKeyValue("groups", groupIds(deleted))
-                    .addKeyValue("error", e.toString())
-                    .log("Cannot delete groups");
-            Errors error = GroupStore.errorFor(e);
-            for (ClassicGroup group : deleted) {
-                results.find(group.groupId()).setErrorCode(error.code());
-            }
-            return results;
-        }
+        store.append(records); // throws, deleting nothing, when the tombstones cannot be stored
         apply(records, deleted);
         log.atInfo()
                 .addKeyValue("groups", groupIds(deleted))
@@ -288,8 +262,10 @@ final class OffsetRequests {
         }
         try {
             store.append(records);
-        } catch (RuntimeException e) {
-            log.atWarn().addKeyValue("error", e.toString()).log("Cannot expire offsets and groups; will try again");
+        } catch (LogException e) {
+            // The storage's trouble, named: try again at the next check. Anything else is a bug and reaches the
+            // caller of tick(), which logs it with its stack trace.
+            log.atWarn().addKeyValue("error", e.getMessage()).log("Cannot expire offsets and groups; will try again");
             return;
         }
         apply(records, deleted);

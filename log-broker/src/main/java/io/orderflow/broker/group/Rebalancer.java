@@ -3,6 +3,7 @@ package io.orderflow.broker.group;
 import io.orderflow.broker.group.GroupRecord.GroupMetadata;
 import io.orderflow.broker.group.GroupRecord.GroupSnapshot;
 import io.orderflow.broker.group.GroupRecord.MemberSnapshot;
+import io.orderflow.broker.log.LogException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -165,13 +166,21 @@ final class Rebalancer {
                     .log("Group is now empty");
             try {
                 store.append(List.of(groupRecord(group, Map.of())));
-            } catch (RuntimeException e) {
+            } catch (LogException e) {
                 // Harmless if lost: after a restart the group comes back with its previous generation, whose
                 // members must rejoin or time out anyway.
                 log.atWarn()
                         .addKeyValue("group", groupId)
-                        .addKeyValue("error", e.toString())
+                        .addKeyValue("error", e.getMessage())
                         .log("Cannot write the metadata of an empty group");
+            } catch (RuntimeException e) {
+                // A bug, not the storage's trouble. No answer depends on this write (as in Kafka, which only logs
+                // it), and it may run from a timer: log it with its stack trace and go on, since losing the
+                // record is harmless as said above.
+                log.atError()
+                        .setCause(e)
+                        .addKeyValue("group", groupId)
+                        .log("Writing the metadata of an empty group failed inside the broker");
             }
             return;
         }
@@ -224,6 +233,19 @@ final class Rebalancer {
             m.setAssignment(GroupMember.NO_ASSIGNMENT);
         }
         propagateAssignment(group, error);
+    }
+
+    /**
+     * The assignment could not be stored: every member waiting for it fails with {@code failure} (the handlers'
+     * {@code ErrorTable} gives the code), and none keeps an assignment.
+     */
+    void resetAndFailAssignment(ClassicGroup group, Throwable failure) {
+        for (GroupMember m : group.members()) {
+            m.setAssignment(GroupMember.NO_ASSIGNMENT);
+            if (group.failSync(m, failure)) {
+                scheduleHeartbeatExpiry(group, m.memberId(), m.sessionTimeoutMs());
+            }
+        }
     }
 
     void propagateAssignment(ClassicGroup group, Errors error) {

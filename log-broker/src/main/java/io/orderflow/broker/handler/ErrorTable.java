@@ -1,5 +1,8 @@
 package io.orderflow.broker.handler;
 
+import io.orderflow.broker.group.GroupRecordsTooLargeException;
+import io.orderflow.broker.group.GroupStorageException;
+import io.orderflow.broker.group.GroupStoreClosedException;
 import io.orderflow.broker.log.CorruptBatchException;
 import io.orderflow.broker.log.DataDirectoryInUseException;
 import io.orderflow.broker.log.InvalidConfigException;
@@ -15,8 +18,36 @@ import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
- * The one place where the broker's typed failures become Kafka error codes. Every handler asks this table;
- * none maps an exception itself.
+ * The one place where the broker's typed failures become Kafka error codes. Every handler asks this table, and so
+ * does {@link RequestDispatcher} for whatever a handler or the group coordinator throws; no other class maps an
+ * exception itself (the coordinator fails a request's future with the exception and picks no code).
+ *
+ * <p><b>The rows.</b> Each typed failure of the storage ({@code log}) and of the coordinator's storage ({@code
+ * group}) has exactly one code, chosen as Apache Kafka answers the same condition, except where noted:
+ *
+ * <ul>
+ *   <li>The file system failing a partition ({@link LogStorageException}, {@link DataDirectoryInUseException}, a
+ *       corrupt segment): KAFKA_STORAGE_ERROR.
+ *   <li>The file system failing {@code __consumer_offsets} under a group request ({@link GroupStorageException}):
+ *       KAFKA_STORAGE_ERROR, not Kafka's NOT_COORDINATOR. Kafka answers NOT_COORDINATOR because its failed log
+ *       directory goes offline and the partition's leadership, and with it the coordinator, moves to another
+ *       broker, which the client finds and retries against. This broker is the only one: FindCoordinator names
+ *       it again, and a client told NOT_COORDINATOR retries the same disk until its timeout (a JoinGroup inside
+ *       {@code poll()} without end), so the outage shows only as growing lag. KAFKA_STORAGE_ERROR is what the
+ *       same disk answers producers; Kafka's consumers raise it to the application ("Unexpected error in
+ *       commit", or from {@code poll()}), and the dispatcher records it as a fault with its stack trace.
+ *   <li>A coordinator closed for shutdown ({@link GroupStoreClosedException}): NOT_COORDINATOR, as Kafka answers
+ *       for a coordinator it unloaded. Here retrying is right: the client looks the coordinator up again and
+ *       finds the broker once it has restarted.
+ *   <li>A group's records over the offsets topic's {@code max.message.bytes} ({@link
+ *       GroupRecordsTooLargeException}): UNKNOWN_SERVER_ERROR, as Kafka's group coordinator answers it (there is
+ *       no group error code for it, and retrying cannot help); recorded as a fault.
+ * </ul>
+ *
+ * <p><b>Everything else</b> ({@code default}): UNKNOWN_SERVER_ERROR. An exception without a row is a bug, and
+ * {@code RequestDispatcher.failed} records every UNKNOWN_SERVER_ERROR and KAFKA_STORAGE_ERROR answer in {@link
+ * RequestFaults} (counted, logged with its stack trace); every other code is the request's answer, not a fault.
+ * A new typed failure therefore needs its row here, or it is answered and counted as a bug.
  */
 public final class ErrorTable {
     private ErrorTable() {}
@@ -34,6 +65,9 @@ public final class ErrorTable {
             case InvalidConfigException ignored -> Errors.INVALID_CONFIG;
             case LogStorageException ignored -> Errors.KAFKA_STORAGE_ERROR;
             case DataDirectoryInUseException ignored -> Errors.KAFKA_STORAGE_ERROR;
+            case GroupStorageException ignored -> Errors.KAFKA_STORAGE_ERROR;
+            case GroupStoreClosedException ignored -> Errors.NOT_COORDINATOR;
+            case GroupRecordsTooLargeException ignored -> Errors.UNKNOWN_SERVER_ERROR;
             case TopicException te ->
                 switch (te.reason()) {
                     case ALREADY_EXISTS -> Errors.TOPIC_ALREADY_EXISTS;

@@ -184,12 +184,8 @@ public final class Broker implements Closeable {
                         MetricsServer.start(
                                 config.listenHost(),
                                 config.metricsPort(),
-                                requestMetrics,
-                                server.stats(),
-                                logs,
-                                () -> serving,
-                                new GroupLagMetrics(groups, logs),
-                                new RequestFaultMetrics(requestFaults)),
+                                BrokerMetrics.registry(requestMetrics, server.stats(), logs, groups, requestFaults),
+                                () -> serving),
                         MetricsServer::close);
             }
             step("start accepting Kafka clients");

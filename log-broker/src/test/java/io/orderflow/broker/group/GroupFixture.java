@@ -39,13 +39,15 @@ final class GroupFixture implements AutoCloseable {
     private final Path dir;
     private final GroupCoordinatorConfig config;
     private final LogConfig logConfig;
+    private final LogFiles files;
     private PartitionLog log;
     private GroupCoordinator coordinator;
 
-    private GroupFixture(Path dir, GroupCoordinatorConfig config, LogConfig logConfig) {
+    private GroupFixture(Path dir, GroupCoordinatorConfig config, LogConfig logConfig, LogFiles files) {
         this.dir = dir;
         this.config = config;
         this.logConfig = logConfig;
+        this.files = files;
         open();
     }
 
@@ -58,6 +60,7 @@ final class GroupFixture implements AutoCloseable {
         private GroupCoordinatorConfig config =
                 GroupCoordinatorConfig.defaults().withInitialRebalanceDelayMs(0);
         private LogConfig logConfig;
+        private LogFiles files = LogFiles.real();
 
         private Builder(Path dir) {
             this.dir = dir;
@@ -79,21 +82,22 @@ final class GroupFixture implements AutoCloseable {
             return this;
         }
 
+        /** Opens the offsets log's files through {@code files}, e.g. to make its writes fail. */
+        Builder files(LogFiles files) {
+            this.files = files;
+            return this;
+        }
+
         GroupFixture build() {
-            return new GroupFixture(dir, config, logConfig);
+            return new GroupFixture(dir, config, logConfig, files);
         }
     }
 
     private void open() {
         log = logConfig == null
-                ? GroupStore.openLog(dir, clock, LogFiles.real(), INLINE)
+                ? GroupStore.openLog(dir, clock, files, INLINE)
                 : PartitionLog.open(
-                        GroupStore.TOPIC + "-0",
-                        dir.resolve(GroupStore.TOPIC + "-0"),
-                        logConfig,
-                        clock,
-                        LogFiles.real(),
-                        INLINE);
+                        GroupStore.TOPIC + "-0", dir.resolve(GroupStore.TOPIC + "-0"), logConfig, clock, files, INLINE);
         coordinator = new GroupCoordinator(log, config, clock);
     }
 

@@ -9,10 +9,10 @@ import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
 
 /** A FileChannel that forwards everything to another; tests override the calls they observe or break. */
-class ForwardingFileChannel extends FileChannel {
+public class ForwardingFileChannel extends FileChannel {
     protected final FileChannel delegate;
 
-    ForwardingFileChannel(FileChannel delegate) {
+    protected ForwardingFileChannel(FileChannel delegate) {
         this.delegate = delegate;
     }
 

@@ -1,0 +1,70 @@
+package io.orderflow.broker.server;
+
+import io.orderflow.broker.group.GroupCoordinator;
+import io.orderflow.broker.handler.RequestFaults;
+import io.orderflow.broker.log.LogDirectory;
+import io.orderflow.broker.network.NetworkStats;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.util.function.LongSupplier;
+
+/**
+ * What {@code GET /metrics} shows, registered in one {@link PrometheusRegistry}, every name with the {@code
+ * orderflow_broker_} prefix:
+ *
+ * <ul>
+ *   <li>{@code request_seconds} (histogram, {@code api}): {@link RequestMetrics};
+ *   <li>{@code bytes_in_total}, {@code bytes_out_total}, {@code rejected_frames_total}, {@code
+ *       connections_accepted_total} (counters): the listener's {@link NetworkStats};
+ *   <li>{@code log_end_offset}, {@code log_start_offset}, {@code log_size_bytes} (gauges) and {@code
+ *       log_flushes_total} (counter), by {@code topic} and {@code partition}: {@link PartitionMetrics};
+ *   <li>{@code group_committed_offset} and {@code group_lag} (gauges), by {@code group}, {@code topic} and {@code
+ *       partition}: {@link GroupLagMetrics};
+ *   <li>{@code request_failures_total} (counter), by {@code api}, {@code version} and {@code stage}: {@link
+ *       RequestFaultMetrics}.
+ * </ul>
+ *
+ * <p>Names, types, labels and HELP texts are a contract with whoever scrapes them (dashboards, alert rules, {@code
+ * docs/}); {@code BrokerMetricsTest} writes each one out. A metric without samples (no partition yet, no failure)
+ * is left out of the text, which to Prometheus is the same as its HELP and TYPE alone. The request histogram is
+ * recorded as requests are answered; every other value is read from the broker's own state at scrape time. The
+ * registry is the broker's own, not the library's default one, so two brokers in one JVM (as in tests) never share
+ * a series.
+ */
+final class BrokerMetrics {
+    private BrokerMetrics() {}
+
+    static PrometheusRegistry registry(
+            RequestMetrics requests,
+            NetworkStats network,
+            LogDirectory logs,
+            GroupCoordinator groups,
+            RequestFaults faults) {
+        PrometheusRegistry registry = new PrometheusRegistry();
+        requests.register(registry);
+        counter(registry, "orderflow_broker_bytes_in_total", "Request bytes received.", network::bytesIn);
+        counter(registry, "orderflow_broker_bytes_out_total", "Response bytes sent.", network::bytesOut);
+        counter(
+                registry,
+                "orderflow_broker_rejected_frames_total",
+                "Frames that closed their connection.",
+                network::rejectedFrames);
+        counter(
+                registry,
+                "orderflow_broker_connections_accepted_total",
+                "Connections accepted.",
+                network::acceptedConnections);
+        registry.register(new PartitionMetrics(logs));
+        registry.register(new GroupLagMetrics(groups, logs));
+        registry.register(new RequestFaultMetrics(faults));
+        return registry;
+    }
+
+    private static void counter(PrometheusRegistry registry, String name, String help, LongSupplier value) {
+        CounterWithCallback.builder()
+                .name(name)
+                .help(help)
+                .callback(callback -> callback.call(value.getAsLong()))
+                .register(registry);
+    }
+}
