@@ -17,7 +17,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code ./run-platform status}, {@code stop} and {@code logs SERVICE}: what a user asks of a platform started in another
+ * {@code ./run-platform status}, {@code stop}, {@code logs}, {@code kill} and {@code start}: what a user asks of a platform started in another
  * terminal, answered from the launcher's {@link PlatformState}.
  *
  * <ul>
@@ -34,11 +34,11 @@ import java.util.concurrent.TimeUnit;
  *       for a name that is not one of the platform's services.
  * </ul>
  *
- * <p>{@code --postgres-dir DIR} finds a platform launched with the same option. Not thread-safe (one command).
+ * <p>{@code --postgres-dir DIR} finds a platform launched with the same option; {@link PlatformCommandLine} declares
+ * the commands and their arguments. Not thread-safe (one command).
  */
 final class PlatformCommands {
 
-    static final List<String> COMMANDS = List.of("status", "stop", "logs", "kill", "start");
     private static final Duration STOP_WAIT = Duration.ofSeconds(90);
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -55,31 +55,7 @@ final class PlatformCommands {
         this.err = err;
     }
 
-    /** Runs {@code command} with its {@code operands} (the service of {@code logs}); returns the exit code. */
-    int run(String command, List<String> operands) throws InterruptedException {
-        return switch (command) {
-            case "status" -> status();
-            case "stop" -> stop();
-            case "logs" -> {
-                if (operands.size() != 1) {
-                    err.println("Usage: run-platform logs SERVICE (one of " + String.join(", ", serviceNames()) + ")");
-                    yield 2;
-                }
-                yield logs(operands.getFirst());
-            }
-            case "kill", "start" -> {
-                if (operands.size() != 1) {
-                    err.println("Usage: run-platform " + command + " SERVICE (one of "
-                            + String.join(", ", serviceNames()) + ")");
-                    yield 2;
-                }
-                yield control(command, operands.getFirst());
-            }
-            default -> throw new IllegalArgumentException("not a command: " + command);
-        };
-    }
-
-    private int status() {
+    int status() {
         Optional<PlatformState> read = PlatformState.read(stateFile);
         if (read.isEmpty() || !read.get().launcherAlive()) {
             out.println("orderflow platform is not running here (no live launcher in " + stateFile + ").");
@@ -115,7 +91,7 @@ final class PlatformCommands {
         return allWell ? 0 : 1;
     }
 
-    private int stop() throws InterruptedException {
+    int stop() throws InterruptedException {
         Optional<PlatformState> read = PlatformState.read(stateFile);
         if (read.isEmpty()) {
             out.println("orderflow platform is not running here.");
@@ -156,7 +132,8 @@ final class PlatformCommands {
         return 0;
     }
 
-    private int control(String action, String service) throws InterruptedException {
+    /** {@code kill} or {@code start} ({@code action}) of {@code service}, through the launcher's control port. */
+    int control(String action, String service) throws InterruptedException {
         Optional<PlatformState> read = PlatformState.read(stateFile);
         if (read.isEmpty() || !read.get().launcherAlive() || read.get().control() == null) {
             out.println("orderflow platform is not running here (or still starting).");
@@ -181,7 +158,7 @@ final class PlatformCommands {
         }
     }
 
-    private int logs(String service) throws InterruptedException {
+    int logs(String service) throws InterruptedException {
         Path log = logs.resolve(service + ".log");
         if (!Files.isRegularFile(log)) {
             err.println("No log for '" + service + "' in " + logs + "; the services are "

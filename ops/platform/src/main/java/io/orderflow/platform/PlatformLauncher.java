@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The one-command local platform's entry point ({@code ./run-platform} builds and runs it), and its companions
- * {@code status}, {@code stop} and {@code logs SERVICE} ({@link PlatformCommands}).
+ * {@code status}, {@code stop}, {@code logs}, {@code kill} and {@code start} ({@link PlatformCommands}); its command
+ * line is {@link PlatformCommandLine}.
  *
  * <p>Starts a {@link LocalPlatform}, prints a {@link StartupReport} and a final line saying it is ready (scripts
  * wait for "is ready"), then parks the main thread. A service that exits on its own while the platform runs is
@@ -36,27 +37,16 @@ public final class PlatformLauncher {
 
     private PlatformLauncher() {}
 
-    public static void main(String[] args) throws InterruptedException {
-        PrintStream out = System.out;
-        if (args.length > 0 && PlatformCommands.COMMANDS.contains(args[0])) {
-            System.exit(command(args, out));
-            return;
-        }
-        LaunchOptions options;
-        try {
-            options = LaunchOptions.parse(args);
-        } catch (InvalidArgumentsException e) {
-            System.err.println(e.getMessage());
-            System.err.println();
-            System.err.print(LaunchOptions.USAGE);
-            System.exit(2);
-            return;
-        }
-        if (options.help()) {
-            out.print(LaunchOptions.USAGE);
-            return;
-        }
+    public static void main(String[] args) {
+        System.exit(PlatformCommandLine.commandLine().execute(args));
+    }
 
+    /**
+     * Starts the platform {@code options} describe and keeps it running until the JVM shuts down; returns 1 only if it
+     * did not start.
+     */
+    static int launch(LaunchOptions options) throws InterruptedException {
+        PrintStream out = System.out;
         Path stateFile = PlatformState.file(options.postgresDirectory());
         AtomicReference<LocalPlatform> running = new AtomicReference<>();
         AtomicBoolean stopping = new AtomicBoolean();
@@ -85,8 +75,7 @@ public final class PlatformLauncher {
                 new CountDownLatch(1).await(); // stopped by a signal while starting: the hook reports and stops
             }
             System.err.println("orderflow platform did not start: " + e.getMessage());
-            System.exit(1);
-            return;
+            return 1;
         }
         running.set(platform);
         AtomicReference<PlatformControl> control = new AtomicReference<>();
@@ -113,6 +102,7 @@ public final class PlatformLauncher {
         out.println(READY);
         out.flush();
         new CountDownLatch(1).await(); // until the JVM shuts down; the hook does the stopping
+        return 0;
     }
 
     private static List<PlatformState.Service> services(LocalPlatform platform) {
@@ -164,25 +154,5 @@ public final class PlatformLauncher {
                         instance, process.pid(), code, instance, process.logFile(), process.tail(20));
             }
         });
-    }
-
-    /** {@code status}, {@code stop} or {@code logs SERVICE}, with an optional {@code --postgres-dir DIR}. */
-    private static int command(String[] args, PrintStream out) throws InterruptedException {
-        Path postgresDirectory = LaunchOptions.DEFAULT_POSTGRES_DIRECTORY;
-        List<String> operands = new ArrayList<>();
-        for (int i = 1; i < args.length; i++) {
-            if (args[i].equals("--postgres-dir") && i + 1 < args.length) {
-                postgresDirectory = Path.of(args[++i]);
-            } else if (args[i].startsWith("--postgres-dir=")) {
-                postgresDirectory = Path.of(args[i].substring("--postgres-dir=".length()));
-            } else if (args[i].startsWith("-")) {
-                System.err.println(
-                        "Unknown argument '" + args[i] + "' for " + args[0] + "; it takes only --postgres-dir DIR.");
-                return 2;
-            } else {
-                operands.add(args[i]);
-            }
-        }
-        return new PlatformCommands(postgresDirectory, out, System.err).run(args[0], operands);
     }
 }

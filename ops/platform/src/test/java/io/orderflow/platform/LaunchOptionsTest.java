@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine.ParameterException;
 
 class LaunchOptionsTest {
 
@@ -71,16 +72,16 @@ class LaunchOptionsTest {
     @Test
     void refusesAServicePortThatAnotherPartUses() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> LaunchOptions.parse("--order-service-port", "9092"))
-                .isInstanceOf(InvalidArgumentsException.class)
+                .isInstanceOf(ParameterException.class)
                 .hasMessageContaining("--order-service-port");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> LaunchOptions.parse("--relay-port", "8080"))
-                .isInstanceOf(InvalidArgumentsException.class)
+                .isInstanceOf(ParameterException.class)
                 .hasMessageContaining("--relay-port");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> LaunchOptions.parse("--order-service-port", "8084"))
-                .isInstanceOf(InvalidArgumentsException.class)
+                .isInstanceOf(ParameterException.class)
                 .hasMessageContaining("--consumer-ports-from (8082 to 8086)");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> LaunchOptions.parse("--consumer-ports-from", "9090"))
-                .isInstanceOf(InvalidArgumentsException.class)
+                .isInstanceOf(ParameterException.class)
                 .hasMessageContaining("--consumer-ports-from");
     }
 
@@ -98,7 +99,7 @@ class LaunchOptionsTest {
     void recognisesHelp() {
         assertThat(LaunchOptions.parse("--help").help()).isTrue();
         assertThat(LaunchOptions.parse("-h").help()).isTrue();
-        assertThat(LaunchOptions.USAGE)
+        assertThat(PlatformCommandLine.commandLine().getUsageMessage())
                 .contains(
                         "--broker-dir",
                         "--broker-port",
@@ -112,39 +113,39 @@ class LaunchOptionsTest {
     @Test
     void rejectsUnknownArgumentsNamingThem() {
         assertThatThrownBy(() -> LaunchOptions.parse("--broker"))
-                .isInstanceOf(InvalidArgumentsException.class)
+                .isInstanceOf(ParameterException.class)
                 .hasMessageContaining("'--broker'");
     }
 
     @Test
     void rejectsMissingAndInvalidValuesNamingTheOption() {
         assertThatThrownBy(() -> LaunchOptions.parse("--postgres-dir"))
-                .isInstanceOf(InvalidArgumentsException.class)
-                .hasMessageContaining("'--postgres-dir' needs a value");
+                .isInstanceOf(ParameterException.class)
+                .hasMessageContaining("Missing required parameter for option '--postgres-dir'");
         assertThatThrownBy(() -> LaunchOptions.parse("--broker-dir="))
-                .isInstanceOf(InvalidArgumentsException.class)
-                .hasMessageContaining("'--broker-dir=' needs a value");
+                .isInstanceOf(ParameterException.class)
+                .hasMessageContaining("'--broker-dir': needs a directory, got ''");
         assertThatThrownBy(() -> LaunchOptions.parse("--postgres-port", "70000"))
-                .isInstanceOf(InvalidArgumentsException.class)
-                .hasMessageContaining("'--postgres-port 70000'");
+                .isInstanceOf(ParameterException.class)
+                .hasMessageContaining("'--postgres-port': '70000' is not a port");
         assertThatThrownBy(() -> LaunchOptions.parse("--postgres-port=five"))
-                .isInstanceOf(InvalidArgumentsException.class)
+                .isInstanceOf(ParameterException.class)
                 .hasMessageContaining("five");
         assertThatThrownBy(() -> LaunchOptions.parse("--broker-port", "-1"))
-                .isInstanceOf(InvalidArgumentsException.class)
-                .hasMessageContaining("'--broker-port -1'");
+                .isInstanceOf(ParameterException.class)
+                .hasMessageContaining("'--broker-port': '-1' is not a port");
         assertThatThrownBy(() -> LaunchOptions.parse("--metrics-port=65536"))
-                .isInstanceOf(InvalidArgumentsException.class)
-                .hasMessageContaining("'--metrics-port 65536'");
+                .isInstanceOf(ParameterException.class)
+                .hasMessageContaining("'--metrics-port': '65536' is not a port");
     }
 
     @Test
     void rejectsTwoPartsOnTheSamePort() {
         assertThatThrownBy(() -> LaunchOptions.parse("--metrics-port", "9092"))
-                .isInstanceOf(InvalidArgumentsException.class)
+                .isInstanceOf(ParameterException.class)
                 .hasMessageContaining("'--broker-port' and '--metrics-port' are both 9092");
         assertThatThrownBy(() -> LaunchOptions.parse("--postgres-port", "9404"))
-                .isInstanceOf(InvalidArgumentsException.class)
+                .isInstanceOf(ParameterException.class)
                 .hasMessageContaining("'--metrics-port' and '--postgres-port' are both 9404");
     }
 
@@ -159,19 +160,19 @@ class LaunchOptionsTest {
                         .tracing())
                 .isEqualTo(new LaunchOptions.Tracing(
                         java.net.URI.create("http://collector:4318/v1/traces"), "http/protobuf"));
-        assertThat(LaunchOptions.USAGE).contains("--otlp-endpoint", "--otlp-protocol");
+        assertThat(PlatformCommandLine.commandLine().getUsageMessage()).contains("--otlp-endpoint", "--otlp-protocol");
     }
 
     @Test
     void refusesAnOtlpEndpointThatIsNotAnHttpUrlAndAnUnknownProtocol() {
         assertThatThrownBy(() -> LaunchOptions.parse("--otlp-endpoint", "localhost:4317"))
-                .isInstanceOf(InvalidArgumentsException.class)
-                .hasMessageContaining("'--otlp-endpoint localhost:4317'");
+                .isInstanceOf(ParameterException.class)
+                .hasMessageContaining("'--otlp-endpoint': 'localhost:4317'");
         assertThatThrownBy(() -> LaunchOptions.parse("--otlp-endpoint", "http://"))
-                .isInstanceOf(InvalidArgumentsException.class)
+                .isInstanceOf(ParameterException.class)
                 .hasMessageContaining("http or https URL");
         assertThatThrownBy(() -> LaunchOptions.parse("--otlp-protocol", "http/json"))
-                .isInstanceOf(InvalidArgumentsException.class)
+                .isInstanceOf(ParameterException.class)
                 .hasMessageContaining("grpc or http/protobuf");
     }
 
@@ -183,7 +184,7 @@ class LaunchOptionsTest {
         assertThat(options.externalKafka()).isTrue();
         assertThat(LaunchOptions.parse().externalKafka()).isFalse();
         assertThatThrownBy(() -> LaunchOptions.parse("--bootstrap-servers=kafka-1"))
-                .isInstanceOf(InvalidArgumentsException.class)
+                .isInstanceOf(ParameterException.class)
                 .hasMessageContaining("HOST:PORT");
     }
 }

@@ -3,51 +3,82 @@ package io.orderflow.ops.redrive;
 import io.orderflow.consumer.DeadLetterRedrive;
 import io.orderflow.consumer.RetryTopics;
 import java.time.Duration;
-import java.util.Arrays;
+import java.time.format.DateTimeParseException;
 import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.TypeConversionException;
 
 /**
  * {@code ops/bin/redrive-dead-letters}: re-drives a consumer group's dead letters after a fix
  * ({@link DeadLetterRedrive}): copies the records of {@code dead-letter-topic-<group>} not re-driven before to
  * {@code <group>_retry_<first delay ms>}, where the running service takes them as first retries.
+ *
+ * <p>Its command line is picocli's, declared below with each default; exit code 0 after the re-drive or {@code --help},
+ * 2 for a bad command line (no {@code --group}, an unknown option, a delay that is not a duration), 1 if the re-drive
+ * failed.
  */
-public final class RedriveDeadLetters {
+@Command(
+        name = "ops/bin/redrive-dead-letters",
+        sortOptions = false,
+        sortSynopsis = false,
+        usageHelpWidth = 120,
+        description = {
+            "Re-drives a consumer group's dead letters after a fix: copies the records of dead-letter-topic-GROUP that"
+                    + " were not re-driven before to the group's first retry topic, where the running service takes"
+                    + " them as first retries.",
+            ""
+        })
+public final class RedriveDeadLetters implements Callable<Integer> {
 
-    static final String USAGE = """
-            Usage: ops/bin/redrive-dead-letters --group GROUP [--bootstrap-servers HOST:PORT] [--first-retry-delay DURATION]
-              --group               the consumer group: inventory-service, notification-service or analytics-service
-              --bootstrap-servers   the broker (default localhost:9092)
-              --first-retry-delay   the group's first retry delay, which names its first retry topic (default 1s,
-                                    the services' default; ISO-8601 or 500ms / 10s / 1m)
-            """;
+    @Option(
+            names = "--group",
+            paramLabel = "GROUP",
+            required = true,
+            description = "the consumer group: inventory-service, notification-service or analytics-service (required)")
+    private String group;
+
+    @Option(
+            names = "--bootstrap-servers",
+            paramLabel = "HOST:PORT",
+            defaultValue = "localhost:9092",
+            description = "the broker (default: ${DEFAULT-VALUE})")
+    private String bootstrapServers;
+
+    @Option(
+            names = "--first-retry-delay",
+            paramLabel = "DURATION",
+            defaultValue = "1s",
+            converter = DelayConverter.class,
+            description = "the group's first retry delay, which names its first retry topic: 500ms, 10s, 1m or"
+                    + " ISO-8601 (default: ${DEFAULT-VALUE}, the services' default)")
+    private Duration firstDelay;
+
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "print this text")
+    private boolean help;
 
     private RedriveDeadLetters() {}
 
-    public static void main(String[] args) throws Exception {
-        List<String> list = Arrays.asList(args);
-        if (list.contains("--help") || list.contains("-h") || !list.contains("--group")) {
-            System.out.print(USAGE);
-            System.exit(list.contains("--group") ? 0 : 2);
-        }
-        String group = value(list, "--group", null);
-        String bootstrap = value(list, "--bootstrap-servers", "localhost:9092");
-        Duration firstDelay = duration(value(list, "--first-retry-delay", "1s"));
-        int copied =
-                DeadLetterRedrive.redrive(bootstrap, RetryTopics.of(group, List.of(firstDelay)), Duration.ofMinutes(2));
-        System.out.printf(
-                "re-drove %d dead letters of %s to %s%n",
-                copied, group, RetryTopics.of(group, List.of(firstDelay)).retryTopic(0));
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
     }
 
-    private static String value(List<String> args, String name, String fallback) {
-        int at = args.indexOf(name);
-        if (at < 0) {
-            return fallback;
-        }
-        if (at + 1 >= args.size()) {
-            throw new IllegalArgumentException(name + " needs a value");
-        }
-        return args.get(at + 1);
+    static CommandLine commandLine() {
+        return new CommandLine(new RedriveDeadLetters()).setOverwrittenOptionsAllowed(true);
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        RetryTopics topics = RetryTopics.of(group, List.of(firstDelay));
+        int copied = DeadLetterRedrive.redrive(bootstrapServers, topics, Duration.ofMinutes(2));
+        System.out.printf("re-drove %d dead letters of %s to %s%n", copied, group, topics.retryTopic(0));
+        return 0;
     }
 
     /** {@code 500ms}, {@code 10s}, {@code 1m}, or ISO-8601 ({@code PT10S}). */
@@ -62,5 +93,22 @@ public final class RedriveDeadLetters {
             return Duration.ofMinutes(Long.parseLong(text.substring(0, text.length() - 1)));
         }
         return Duration.parse(text);
+    }
+
+    /** {@link #duration}, a positive one. */
+    static final class DelayConverter implements ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            try {
+                Duration delay = duration(value);
+                if (delay.isPositive()) {
+                    return delay;
+                }
+            } catch (NumberFormatException | DateTimeParseException e) {
+                // reported below
+            }
+            throw new TypeConversionException(
+                    "'" + value + "' is not a positive duration: 500ms, 10s, 1m or ISO-8601 (PT10S)");
+        }
     }
 }

@@ -8,6 +8,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * What one acknowledgement under {@code acks=all} costs on this disk: small appends (a single message, as Kafka's
@@ -22,14 +26,67 @@ import java.util.Locale;
  *
  * Prints the latency distribution per file and round. There is no anchor: this is the disk, not our code.
  */
-public final class FsyncLatencyBenchmark {
+@Command(
+        name = "ops/bin/bench/fsync",
+        sortOptions = false,
+        sortSynopsis = false,
+        description = {
+            "What one fsync-before-acknowledge costs on this disk: small appends, each followed by fdatasync, timed one"
+                    + " by one, on a growing file (as the broker's active segment) and on a pre-zeroed one. See"
+                    + " docs/benchmarks.md.",
+            ""
+        })
+public final class FsyncLatencyBenchmark implements Callable<Integer> {
+
+    @Option(
+            names = "--dir",
+            paramLabel = "DIR",
+            defaultValue = "ops/bench/target/fsync-bench",
+            description = "where the two files are written, on the disk to measure (default: ${DEFAULT-VALUE})")
+    private Path dir;
+
+    @Option(
+            names = "--appends",
+            paramLabel = "N",
+            defaultValue = "3000",
+            converter = WholeNumber.Positive.class,
+            description = "appends per file and round (default: ${DEFAULT-VALUE})")
+    private int appends;
+
+    @Option(
+            names = "--size",
+            paramLabel = "BYTES",
+            defaultValue = "200",
+            converter = WholeNumber.Positive.class,
+            description = "bytes per append (default: ${DEFAULT-VALUE})")
+    private int size;
+
+    @Option(
+            names = "--rounds",
+            paramLabel = "N",
+            defaultValue = "2",
+            converter = WholeNumber.Positive.class,
+            description = "rounds of both files (default: ${DEFAULT-VALUE})")
+    private int rounds;
+
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "print this text")
+    private boolean help;
+
     private FsyncLatencyBenchmark() {}
 
-    public static void main(String[] args) throws IOException {
-        Path dir = Path.of(BenchArguments.value(args, "--dir", "ops/bench/target/fsync-bench"));
-        int appends = Integer.parseInt(BenchArguments.value(args, "--appends", "3000"));
-        int size = Integer.parseInt(BenchArguments.value(args, "--size", "200"));
-        int rounds = Integer.parseInt(BenchArguments.value(args, "--rounds", "2"));
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    static CommandLine commandLine() {
+        return BenchCommandLine.of(new FsyncLatencyBenchmark());
+    }
+
+    @Override
+    public Integer call() throws IOException {
         Files.createDirectories(dir);
         System.out.printf(
                 Locale.ROOT,
@@ -43,6 +100,7 @@ public final class FsyncLatencyBenchmark {
             print(round, "growing", growing(dir.resolve("growing.bin"), appends, size));
             print(round, "pre-zeroed", preZeroed(dir.resolve("prezeroed.bin"), appends, size));
         }
+        return 0;
     }
 
     private static long[] growing(Path file, int appends, int size) throws IOException {

@@ -18,6 +18,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -26,6 +27,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.SimpleRecord;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * Measures the partition log against this machine's own limit, in the same run:
@@ -43,17 +47,77 @@ import org.apache.kafka.common.record.internal.SimpleRecord;
  *
  * Prints medians over {@code runs} repetitions; the machine is shared and noisy.
  */
-public final class StorageBenchmark {
+@Command(
+        name = "ops/bin/bench/storage",
+        sortOptions = false,
+        sortSynopsis = false,
+        description = {
+            "Storage benchmark of the broker's partition log: append throughput (default durability and relaxed)"
+                    + " against a plain FileChannel writer with the same fsync cadence, read throughput by offset,"
+                    + " recovery time after an unclean stop. Prints medians; see docs/benchmarks.md.",
+            ""
+        })
+public final class StorageBenchmark implements Callable<Integer> {
     private static final int BATCH_BYTES = 64 * 1024;
+
+    @Option(
+            names = "--dir",
+            paramLabel = "DIR",
+            defaultValue = "target/storage-bench",
+            description = "where the logs are written, on the disk to measure; deleted at the end"
+                    + " (default: ${DEFAULT-VALUE})")
+    private Path root;
+
+    @Option(
+            names = "--mib",
+            paramLabel = "N",
+            defaultValue = "256",
+            converter = WholeNumber.PositiveLong.class,
+            description = "MiB appended per run and record size (default: ${DEFAULT-VALUE})")
+    private long mib;
+
+    @Option(
+            names = "--runs",
+            paramLabel = "N",
+            defaultValue = "3",
+            converter = WholeNumber.Positive.class,
+            description = "repetitions; the figures are their medians (default: ${DEFAULT-VALUE})")
+    private int runs;
+
+    @Option(
+            names = "--producers",
+            paramLabel = "N",
+            defaultValue = "4",
+            converter = WholeNumber.Positive.class,
+            description = "threads appending at once (default: ${DEFAULT-VALUE})")
+    private int producers;
+
+    @Option(
+            names = "--recovery-mib",
+            paramLabel = "N",
+            defaultValue = "1024",
+            converter = WholeNumber.PositiveLong.class,
+            description = "size of the one-segment log read back and recovered (default: ${DEFAULT-VALUE})")
+    private long recoveryMib;
+
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "print this text")
+    private boolean help;
 
     private StorageBenchmark() {}
 
-    public static void main(String[] args) throws Exception {
-        Path root = Path.of(BenchArguments.value(args, "--dir", "target/storage-bench"));
-        long mib = Long.parseLong(BenchArguments.value(args, "--mib", "256"));
-        int runs = Integer.parseInt(BenchArguments.value(args, "--runs", "3"));
-        int producers = Integer.parseInt(BenchArguments.value(args, "--producers", "4"));
-        long recoveryMib = Long.parseLong(BenchArguments.value(args, "--recovery-mib", "1024"));
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    static CommandLine commandLine() {
+        return BenchCommandLine.of(new StorageBenchmark());
+    }
+
+    @Override
+    public Integer call() throws Exception {
         System.out.printf(
                 Locale.ROOT,
                 "storage benchmark: %d MiB per run, %d runs, %d producers, dir %s, %d cores, java %s%n",
@@ -95,6 +159,7 @@ public final class StorageBenchmark {
         }
         readAndRecovery(root, runs, recoveryMib);
         delete(root);
+        return 0;
     }
 
     private static void readAndRecovery(Path root, int runs, long recoveryMib) throws Exception {

@@ -51,13 +51,11 @@ public record EventVersionMix(Map<EventVersion, Double> shares) {
                 }
             }
         } catch (IllegalArgumentException e) { // NumberFormatException included
-            throw new IllegalArgumentException(
-                    "--event-versions '" + text + "': " + e.getMessage() + " (e.g. 1.0:0.2,1.1:0.8)");
+            throw new IllegalArgumentException("'" + text + "': " + e.getMessage() + " (e.g. 1.0:0.2,1.1:0.8)");
         }
         double total = shares.values().stream().mapToDouble(Double::doubleValue).sum();
         if (Math.abs(total - 1) > 1e-9) {
-            throw new IllegalArgumentException(
-                    "--event-versions '" + text + "': the shares add up to " + total + ", not 1");
+            throw new IllegalArgumentException("'" + text + "': the shares add up to " + total + ", not 1");
         }
         return new EventVersionMix(shares);
     }

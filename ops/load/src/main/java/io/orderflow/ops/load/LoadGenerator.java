@@ -15,7 +15,8 @@ import java.util.concurrent.TimeoutException;
  * was due, so a stalled service is charged for the wait); a progress line every second; at the end the achieved rate,
  * latency percentiles and every answer that was not the expected one.
  *
- * <p>Exit code 0 when every request was answered as expected, 1 otherwise, 2 for a bad command line.
+ * <p>Exit code 0 when every request was answered as expected, 1 otherwise, 2 for a bad command line
+ * ({@link LoadCommandLine}).
  */
 public final class LoadGenerator {
 
@@ -23,20 +24,8 @@ public final class LoadGenerator {
 
     private LoadGenerator() {}
 
-    public static void main(String[] args) throws Exception {
-        if (args.length > 0 && (args[0].equals("--help") || args[0].equals("-h"))) {
-            System.out.print(LoadOptions.USAGE);
-            return;
-        }
-        LoadOptions options;
-        try {
-            options = LoadOptions.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.exit(2);
-            return;
-        }
-        System.exit(run(options, System.out) ? 0 : 1);
+    public static void main(String[] args) {
+        System.exit(LoadCommandLine.commandLine().execute(args));
     }
 
     /** Runs the load; true when every request was answered as expected. */

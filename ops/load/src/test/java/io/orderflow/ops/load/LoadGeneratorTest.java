@@ -147,10 +147,13 @@ class LoadGeneratorTest {
                         0.6,
                         0,
                         256));
-        assertThatThrownBy(() -> LoadOptions.parse("--rate", "0")).hasMessageContaining("'--rate 0'");
-        assertThatThrownBy(() -> LoadOptions.parse("--pay", "1.5")).hasMessageContaining("'--pay 1.5'");
-        assertThatThrownBy(() -> LoadOptions.parse("--speed", "1")).hasMessageContaining("Unknown option '--speed'");
-        assertThatThrownBy(() -> LoadOptions.parse("--rate")).hasMessageContaining("'--rate' needs a value");
+        assertThatThrownBy(() -> LoadOptions.parse("--rate", "0"))
+                .hasMessageContaining("'--rate': '0' is not a whole number above 0");
+        assertThatThrownBy(() -> LoadOptions.parse("--pay", "1.5"))
+                .hasMessageContaining("'--pay': '1.5' is not a probability from 0 to 1");
+        assertThatThrownBy(() -> LoadOptions.parse("--speed", "1")).hasMessageContaining("Unknown options: '--speed'");
+        assertThatThrownBy(() -> LoadOptions.parse("--rate"))
+                .hasMessageContaining("Missing required parameter for option '--rate'");
     }
 
     /**

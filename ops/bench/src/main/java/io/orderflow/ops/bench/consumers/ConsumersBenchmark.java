@@ -9,7 +9,9 @@ import io.orderflow.contracts.order.OrderEvent;
 import io.orderflow.contracts.order.OrderLine;
 import io.orderflow.contracts.order.OrderPaid;
 import io.orderflow.contracts.order.OrderShipped;
+import io.orderflow.ops.bench.BenchCommandLine;
 import io.orderflow.ops.bench.Directories;
+import io.orderflow.ops.bench.WholeNumber;
 import io.orderflow.postgres.EmbeddedMode;
 import io.orderflow.postgres.LocalPostgres;
 import io.orderflow.postgres.PostgresDatabase;
@@ -26,11 +28,13 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -40,6 +44,13 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
 
 /**
  * {@code ops/bin/bench/consumers}: each consuming service's sustained processing rate from a pre-filled {@code orders}
@@ -49,29 +60,88 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * applied event ({@code processed_events.processed_at}); the figure is applied events per second. Prints every run
  * and a table of medians against the 5,000 events/s target.
  */
-public final class ConsumersBenchmark {
+@Command(
+        name = "ops/bin/bench/consumers",
+        sortOptions = false,
+        sortSynopsis = false,
+        description = {
+            "Each consuming service's sustained processing rate from a pre-filled orders topic, with its real"
+                    + " transactions and idempotency, on our broker and a durable embedded PostgreSQL: each service"
+                    + " started fresh (empty database, new consumer group) per run. Prints every run and a table of"
+                    + " medians against the 5,000 events/s target; see docs/benchmarks.md.",
+            ""
+        },
+        footer = "%nCounts may group thousands: 20,000 or 20_000.")
+public final class ConsumersBenchmark implements Callable<Integer> {
 
-    private static final List<String> SERVICES =
-            List.of("inventory-service", "notification-service", "analytics-service");
     private static final double TARGET = 5_000;
     /** Partitions of the orders topic, as the platform creates it. */
     private static final int PARTITIONS = 6;
 
-    public static void main(String[] args) throws Exception {
-        Map<String, String> options = options(args);
-        int orders = Integer.parseInt(options.getOrDefault("orders", "20000"));
-        int runs = Integer.parseInt(options.getOrDefault("runs", "3"));
-        List<String> services = options.containsKey("services")
-                ? List.of(options.get("services").split(","))
-                : SERVICES;
-        if (!SERVICES.containsAll(services)) {
-            throw new IllegalArgumentException("--services takes a comma-separated list of " + SERVICES);
-        }
-        Path work = Path.of(options.getOrDefault("work-dir", "ops/bench/target/consumers-bench"))
-                .toAbsolutePath();
-        Path home = Path.of(options.getOrDefault("services-home", "."))
-                .toAbsolutePath()
-                .normalize();
+    @Spec
+    private CommandSpec spec;
+
+    @Option(
+            names = "--orders",
+            paramLabel = "N",
+            defaultValue = "20000",
+            converter = WholeNumber.Positive.class,
+            description = "orders on the topic, each with its lifecycle's events (default: ${DEFAULT-VALUE})")
+    private int orders;
+
+    @Option(
+            names = "--runs",
+            paramLabel = "N",
+            defaultValue = "3",
+            converter = WholeNumber.Positive.class,
+            description = "runs of each service (default: ${DEFAULT-VALUE})")
+    private int runs;
+
+    @Option(
+            names = "--services",
+            paramLabel = "SERVICE",
+            split = ",",
+            defaultValue = "inventory-service,notification-service,analytics-service",
+            converter = Service.class,
+            completionCandidates = Service.class,
+            description = "some of ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
+    private List<String> services;
+
+    @Option(
+            names = "--work-dir",
+            paramLabel = "DIR",
+            defaultValue = "ops/bench/target/consumers-bench",
+            description = "logs, the broker's data and the embedded PostgreSQL's files (default: ${DEFAULT-VALUE})")
+    private Path workDir;
+
+    @Option(
+            names = "--services-home",
+            paramLabel = "DIR",
+            defaultValue = ".",
+            description = "where log-broker/target and each service's target/quarkus-app are: the repository"
+                    + " (default: ${DEFAULT-VALUE})")
+    private Path servicesHome;
+
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "print this text")
+    private boolean help;
+
+    private ConsumersBenchmark() {}
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    static CommandLine commandLine() {
+        return BenchCommandLine.of(new ConsumersBenchmark());
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Path work = workDir.toAbsolutePath();
+        Path home = servicesHome.toAbsolutePath().normalize();
         Files.createDirectories(work);
 
         OrderflowBrokerLauncher launcher = new OrderflowBrokerLauncher(home.resolve("log-broker/target"), List.of());
@@ -112,11 +182,12 @@ public final class ConsumersBenchmark {
                             median >= TARGET ? "yes" : "**no**");
                 });
                 System.out.println();
-                System.out.println("command: ops/bin/bench/consumers " + String.join(" ", args));
+                System.out.println("command: " + BenchCommandLine.command(spec));
             } finally {
                 smtp.stop();
             }
         }
+        return 0;
     }
 
     /** Runs {@code service} on a fresh database and group until it applied {@code handled} events; its rate. */
@@ -245,14 +316,22 @@ public final class ConsumersBenchmark {
         return sorted.size() % 2 == 1 ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
     }
 
-    private static Map<String, String> options(String[] args) {
-        Map<String, String> options = new LinkedHashMap<>();
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            if (!args[i].startsWith("--")) {
-                throw new IllegalArgumentException("expected --option value, got " + args[i]);
+    /** The services measured, as {@code --services} names them: the converter, and the candidates the help lists. */
+    static final class Service implements ITypeConverter<String>, Iterable<String> {
+        private static final List<String> NAMES =
+                List.of("inventory-service", "notification-service", "analytics-service");
+
+        @Override
+        public String convert(String name) {
+            if (!NAMES.contains(name)) {
+                throw new TypeConversionException("takes some of " + NAMES + ", got '" + name + "'");
             }
-            options.put(args[i].substring(2), args[i + 1]);
+            return name;
         }
-        return options;
+
+        @Override
+        public Iterator<String> iterator() {
+            return NAMES.iterator();
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.orderflow.ops.bench.kafkaperf;
 
+import io.orderflow.ops.bench.BenchCommandLine;
 import io.orderflow.ops.bench.kafkaperf.Measure.AtLeastTimesKafka;
 import io.orderflow.ops.bench.kafkaperf.Measure.AtMost;
 import io.orderflow.ops.bench.kafkaperf.Measure.AtMostTimesKafka;
@@ -58,19 +59,13 @@ public final class KafkaPerfBenchmark {
         this.table = new ResultTable(kafka.name(), ours.name(), options.runs());
     }
 
-    public static void main(String[] args) throws Exception {
-        if (List.of(args).contains("--help")) {
-            System.out.print(KafkaPerfOptions.USAGE);
-            return;
-        }
-        KafkaPerfOptions options;
-        try {
-            options = KafkaPerfOptions.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.exit(2);
-            return;
-        }
+    public static void main(String[] args) {
+        KafkaPerfOptions options = new KafkaPerfOptions();
+        System.exit(BenchCommandLine.of(options, () -> run(options)).execute(args));
+    }
+
+    /** Measures both brokers as {@code options} say; exit code 1 when a step failed. */
+    private static int run(KafkaPerfOptions options) throws Exception {
         ApacheKafkaLauncher kafka = new ApacheKafkaLauncher(options.kafkaLib(), options.kafkaSettings());
         OrderflowBrokerLauncher ours = new OrderflowBrokerLauncher(options.ourBroker(), options.ourSettings());
         KafkaPerfBenchmark benchmark = new KafkaPerfBenchmark(options, kafka, ours);
@@ -96,9 +91,7 @@ public final class KafkaPerfBenchmark {
         System.out.println();
         System.out.println("command: " + options.command());
         benchmark.deleteData();
-        if (!benchmark.table.failures().isEmpty()) {
-            System.exit(1);
-        }
+        return benchmark.table.failures().isEmpty() ? 0 : 1;
     }
 
     private void printHeader(BrokerLauncher kafka, BrokerLauncher ours) {

@@ -1,91 +1,231 @@
 package io.orderflow.ops.bench.kafkaperf;
 
-import io.orderflow.ops.bench.CommandLineOptions;
+import io.orderflow.ops.bench.BenchCommandLine;
+import io.orderflow.ops.bench.BrokerName;
+import io.orderflow.ops.bench.Setting;
+import io.orderflow.ops.bench.WholeNumber;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
- * The command line of {@code ops/bin/bench/kafka-perf}. The workload itself is fixed by the issue and not an option:
- * acks=all, linger.ms=5, batch.size=65536, 6 partitions; only its size and repetitions are, to shorten a run.
- *
- * @param records records per ProducerPerformance and ConsumerPerformance run
- * @param latencyRecords messages per EndToEndLatency run; it sends one message at a time and waits for it to come
- *     back, so a million would take the better part of an hour per run
- * @param runs how many times each broker is started and measured; brokers alternate, starting with the other one
- *     each run
- * @param recordSizes record sizes in bytes, each measured by all three tools
- * @param idleSettle how long a freshly started broker is left alone before its idle memory is read
- * @param workDir logs (kept) and data directories (deleted after each broker stops)
- * @param kafkaLib the jars of Apache Kafka's broker (kafka-anchor's {@code target/kafka-broker})
- * @param toolsLib the jars of kafka-tools (kafka-anchor's {@code target/kafka-tools})
- * @param ourBroker a directory holding our {@code log-broker.jar} and its {@code lib/}
- * @param brokers which brokers to measure: both, or one of them alone (for investigating)
- * @param ourSettings extra {@code KEY=VALUE} settings for our broker (see {@code ops/bin/run-broker --help}), to
- *     investigate a gap, e.g. {@code log.flush.interval.messages=9223372036854775807} for no fsync; the figures
- *     are then not the default broker's, and the header says so
- * @param kafkaSettings extra {@code KEY=VALUE} lines for Apache Kafka's {@code server.properties}, e.g.
- *     {@code log.flush.interval.messages=1} for Kafka with our durability (fsync before acknowledging)
- * @param commandLine the options as a person would type them: as given, minus what the script passes itself
+ * The command line of {@code ops/bin/bench/kafka-perf}, declared once for picocli ({@link BenchCommandLine}). The
+ * workload itself is fixed by the issue and not an option: acks=all, linger.ms=5, batch.size=65536, 6 partitions; only
+ * its size and repetitions are, to shorten a run. Filled by picocli, then only read.
  */
-record KafkaPerfOptions(
-        long records,
-        int latencyRecords,
-        int runs,
-        List<Integer> recordSizes,
-        Duration idleSettle,
-        Path workDir,
-        Path kafkaLib,
-        Path toolsLib,
-        Path ourBroker,
-        List<String> brokers,
-        List<String> ourSettings,
-        List<String> kafkaSettings,
-        List<String> commandLine) {
+@Command(
+        name = "ops/bin/bench/kafka-perf",
+        sortOptions = false,
+        sortSynopsis = false,
+        description = {
+            "Our broker against Apache Kafka 4.4.0, both measured in the same run with Kafka's own perf tools"
+                    + " (ProducerPerformance, ConsumerPerformance, EndToEndLatency from kafka-tools 4.4.0). Prints its"
+                    + " figures and a table of medians with ratios; see docs/benchmarks.md.",
+            ""
+        },
+        footer = "%nCounts may group thousands: 1,000,000 or 1_000_000.")
+final class KafkaPerfOptions {
 
-    static final String USAGE = """
-            Usage: ops/bin/bench/kafka-perf [--records N] [--latency-records N] [--runs N] [--sizes 1024,100]
-                                        [--idle-seconds N] [--brokers kafka,ours] [--our-settings K=V,...]
-                                        [--kafka-settings K=V,...]
+    @Spec
+    private CommandSpec spec;
 
-              --records N          records per ProducerPerformance / ConsumerPerformance run (default 1000000)
-              --latency-records N  messages per EndToEndLatency run, one at a time (default 10000)
-              --runs N             starts of each broker, alternating (default 3)
-              --sizes LIST         record sizes in bytes (default 1024,100)
-              --idle-seconds N     wait after start-up before reading idle RSS (default 5)
-              --brokers LIST       kafka, ours or both (default kafka,ours)
-              --our-settings LIST  extra KEY=VALUE settings for our broker, to investigate (default none)
-              --kafka-settings LIST  extra KEY=VALUE lines for Apache Kafka's server.properties, e.g.
-                                   log.flush.interval.messages=1 for Kafka with our durability (default none)
-              Counts may group thousands: 1,000,000 or 1_000_000.
-            """;
+    @Option(
+            names = "--records",
+            paramLabel = "N",
+            defaultValue = "1000000",
+            converter = WholeNumber.PositiveLong.class,
+            description = "records per ProducerPerformance / ConsumerPerformance run (default: ${DEFAULT-VALUE})")
+    private long records;
 
-    /** Options {@code ops/bin/bench/kafka-perf} itself passes: where it put what is measured. */
-    private static final Set<String> PLUMBING = Set.of("work-dir", "kafka-lib", "tools-lib", "our-broker");
+    @Option(
+            names = "--latency-records",
+            paramLabel = "N",
+            defaultValue = "10000",
+            converter = WholeNumber.Positive.class,
+            description = "messages per EndToEndLatency run; it sends one at a time and waits for it to come back, so a"
+                    + " million would take the better part of an hour per run (default: ${DEFAULT-VALUE})")
+    private int latencyRecords;
 
+    @Option(
+            names = "--runs",
+            paramLabel = "N",
+            defaultValue = "3",
+            converter = WholeNumber.Positive.class,
+            description = "starts of each broker, alternating which goes first (default: ${DEFAULT-VALUE})")
+    private int runs;
+
+    @Option(
+            names = "--sizes",
+            paramLabel = "BYTES",
+            split = ",",
+            defaultValue = "1024,100",
+            converter = WholeNumber.Positive.class,
+            description = "record sizes, each measured by all three tools (default: ${DEFAULT-VALUE})")
+    private List<Integer> recordSizes;
+
+    @Option(
+            names = "--idle-seconds",
+            paramLabel = "N",
+            defaultValue = "5",
+            converter = WholeNumber.NotNegative.class,
+            description = "wait after start-up before reading idle RSS (default: ${DEFAULT-VALUE})")
+    private int idleSeconds;
+
+    @Option(
+            names = "--brokers",
+            paramLabel = "BROKER",
+            split = ",",
+            defaultValue = "kafka,ours",
+            converter = BrokerName.class,
+            completionCandidates = BrokerName.class,
+            description = "${COMPLETION-CANDIDATES} or both, to investigate one alone (default: ${DEFAULT-VALUE})")
+    private List<String> brokers;
+
+    @Option(
+            names = "--our-settings",
+            paramLabel = "K=V",
+            split = ",",
+            converter = Setting.class,
+            description = {
+                "extra settings for our broker (ops/bin/run-broker --help), to investigate a gap; the figures are then"
+                        + " not the default broker's, and the header says so (default: none)",
+                "e.g. log.flush.interval.messages=9223372036854775807: no fsync"
+            })
+    private List<String> ourSettings = new ArrayList<>();
+
+    @Option(
+            names = "--kafka-settings",
+            paramLabel = "K=V",
+            split = ",",
+            converter = Setting.class,
+            description = {
+                "extra lines for Apache Kafka's server.properties (default: none)",
+                "e.g. log.flush.interval.messages=1: Kafka with our durability (fsync before acknowledging)"
+            })
+    private List<String> kafkaSettings = new ArrayList<>();
+
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "print this text")
+    private boolean help;
+
+    @ArgGroup(
+            validate = false,
+            heading = "%nWhere the script put what is measured (ops/bin/bench/kafka-perf passes these itself):%n")
+    private Plumbing plumbing = new Plumbing();
+
+    /** Options the script passes: where it put what is measured. */
+    static final class Plumbing {
+        @Option(
+                names = "--work-dir",
+                paramLabel = "DIR",
+                defaultValue = "ops/bench/target/kafka-perf",
+                description = "logs (kept) and data directories (deleted after each broker stops)"
+                        + " (default: ${DEFAULT-VALUE})")
+        private Path workDir;
+
+        @Option(
+                names = "--kafka-lib",
+                paramLabel = "DIR",
+                defaultValue = "log-broker/kafka-anchor/target/kafka-broker",
+                description = "the jars of Apache Kafka's broker (default: ${DEFAULT-VALUE})")
+        private Path kafkaLib;
+
+        @Option(
+                names = "--tools-lib",
+                paramLabel = "DIR",
+                defaultValue = "log-broker/kafka-anchor/target/kafka-tools",
+                description = "the jars of kafka-tools (default: ${DEFAULT-VALUE})")
+        private Path toolsLib;
+
+        @Option(
+                names = "--our-broker",
+                paramLabel = "DIR",
+                defaultValue = "log-broker/target",
+                description = "our log-broker.jar and its lib/ (default: ${DEFAULT-VALUE})")
+        private Path ourBroker;
+    }
+
+    /**
+     * {@code args} read into a new instance.
+     *
+     * @throws picocli.CommandLine.ParameterException naming the option for an unknown one, a missing or bad value
+     */
     static KafkaPerfOptions parse(String... args) {
-        CommandLineOptions values = CommandLineOptions.parse(args, PLUMBING, USAGE);
-        KafkaPerfOptions options = new KafkaPerfOptions(
-                values.positiveLong("records", "1000000"),
-                values.positive("latency-records", "10000"),
-                values.positive("runs", "3"),
-                values.positives("sizes", "1024,100"),
-                Duration.ofSeconds(values.nonNegative("idle-seconds", "5")),
-                Path.of(values.text("work-dir", "ops/bench/target/kafka-perf")),
-                Path.of(values.text("kafka-lib", "log-broker/kafka-anchor/target/kafka-broker")),
-                Path.of(values.text("tools-lib", "log-broker/kafka-anchor/target/kafka-tools")),
-                Path.of(values.text("our-broker", "log-broker/target")),
-                values.brokers("kafka,ours"),
-                values.settings("our-settings"),
-                values.settings("kafka-settings"),
-                values.commandLine());
-        values.requireAllTaken();
+        KafkaPerfOptions options = new KafkaPerfOptions();
+        BenchCommandLine.of(options).parseArgs(args);
         return options;
     }
 
-    /** The command that measured these figures, as printed beside them. */
+    /** Records per ProducerPerformance and ConsumerPerformance run. */
+    long records() {
+        return records;
+    }
+
+    /** Messages per EndToEndLatency run. */
+    int latencyRecords() {
+        return latencyRecords;
+    }
+
+    /** How many times each broker is started and measured; brokers alternate, starting with the other one each run. */
+    int runs() {
+        return runs;
+    }
+
+    /** Record sizes in bytes, each measured by all three tools. */
+    List<Integer> recordSizes() {
+        return List.copyOf(recordSizes);
+    }
+
+    /** How long a freshly started broker is left alone before its idle memory is read. */
+    Duration idleSettle() {
+        return Duration.ofSeconds(idleSeconds);
+    }
+
+    /** Logs (kept) and data directories (deleted after each broker stops). */
+    Path workDir() {
+        return plumbing.workDir;
+    }
+
+    /** The jars of Apache Kafka's broker (kafka-anchor's {@code target/kafka-broker}). */
+    Path kafkaLib() {
+        return plumbing.kafkaLib;
+    }
+
+    /** The jars of kafka-tools (kafka-anchor's {@code target/kafka-tools}). */
+    Path toolsLib() {
+        return plumbing.toolsLib;
+    }
+
+    /** A directory holding our {@code log-broker.jar} and its {@code lib/}. */
+    Path ourBroker() {
+        return plumbing.ourBroker;
+    }
+
+    /** Which brokers to measure: both, or one of them alone (for investigating). */
+    List<String> brokers() {
+        return List.copyOf(brokers);
+    }
+
+    /** Extra {@code KEY=VALUE} settings for our broker. */
+    List<String> ourSettings() {
+        return List.copyOf(ourSettings);
+    }
+
+    /** Extra {@code KEY=VALUE} lines for Apache Kafka's {@code server.properties}. */
+    List<String> kafkaSettings() {
+        return List.copyOf(kafkaSettings);
+    }
+
+    /** The command that measured these figures, as printed beside them: as given, minus what the script passes. */
     String command() {
-        return CommandLineOptions.command("ops/bin/bench/kafka-perf", commandLine);
+        return BenchCommandLine.command(spec);
     }
 }

@@ -1,6 +1,7 @@
 package io.orderflow.ops.bench.orders;
 
-import io.orderflow.ops.bench.BenchArguments;
+import io.orderflow.ops.bench.BenchCommandLine;
+import io.orderflow.ops.bench.WholeNumber;
 import io.orderflow.orders.service.PlacementBatch;
 import io.orderflow.outbox.AggregateLocks;
 import io.orderflow.outbox.HeldAggregateLocks;
@@ -16,16 +17,18 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalLong;
-import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import org.flywaydb.core.Flyway;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * The ceiling PostgreSQL puts on {@code POST /orders} on this machine: the statements order-service's creating
@@ -39,30 +42,85 @@ import org.flywaydb.core.Flyway;
  * service, the relay's reads and marks, the broker, a load generator) comes on top, so this is an upper bound on the
  * order rate the whole stack can reach here.
  */
-public final class OrderTransactionCeiling {
+@Command(
+        name = "ops/bin/bench/order-ceiling",
+        sortOptions = false,
+        sortSynopsis = false,
+        description = {
+            "The ceiling PostgreSQL puts on POST /orders here: order-service's creating transaction (advisory lock,"
+                    + " order, lines, outbox row, commit) from a bare JDBC client on N connections, with PostgreSQL's"
+                    + " and the client's CPU per order. See docs/benchmarks.md (\"Order path\").",
+            ""
+        })
+public final class OrderTransactionCeiling implements Callable<Integer> {
+
+    @Option(
+            names = "--connections",
+            paramLabel = "N",
+            split = ",",
+            defaultValue = "2,8,32",
+            converter = WholeNumber.Positive.class,
+            description = "connection counts, each measured in turn (default: ${DEFAULT-VALUE})")
+    private List<Integer> connectionCounts;
+
+    @Option(
+            names = "--seconds",
+            paramLabel = "N",
+            defaultValue = "20",
+            converter = WholeNumber.Positive.class,
+            description = "measured seconds per connection count (default: ${DEFAULT-VALUE})")
+    private int seconds;
+
+    @Option(
+            names = "--warmup-seconds",
+            paramLabel = "N",
+            defaultValue = "5",
+            converter = WholeNumber.NotNegative.class,
+            description = "unmeasured seconds before each, at least 1 is run (default: ${DEFAULT-VALUE})")
+    private int warmupSeconds;
+
+    @Option(
+            names = "--lines",
+            paramLabel = "N",
+            defaultValue = "2",
+            converter = WholeNumber.Positive.class,
+            description = "order lines per order, one INSERT each (default: ${DEFAULT-VALUE})")
+    private int lines;
+
+    @Option(
+            names = "--synchronous-commit",
+            paramLabel = "S",
+            defaultValue = "on",
+            converter = OrdersBenchOptions.SynchronousCommit.class,
+            completionCandidates = OrdersBenchOptions.SynchronousCommit.class,
+            description = "PostgreSQL's synchronous_commit: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
+    private String synchronousCommit;
+
+    @Option(
+            names = "--work-dir",
+            paramLabel = "DIR",
+            defaultValue = "ops/bench/target/order-ceiling",
+            description = "the embedded PostgreSQL's files (default: ${DEFAULT-VALUE})")
+    private Path work;
+
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "print this text")
+    private boolean help;
+
     private OrderTransactionCeiling() {}
 
-    public static void main(String[] args) throws Exception {
-        BenchArguments.requireKnown(
-                args,
-                Set.of(
-                        "--work-dir",
-                        "--connections",
-                        "--seconds",
-                        "--warmup-seconds",
-                        "--lines",
-                        "--synchronous-commit"));
-        Path work = Path.of(BenchArguments.value(args, "--work-dir", "ops/bench/target/order-ceiling"));
-        List<Integer> connectionCounts = Arrays.stream(
-                        BenchArguments.value(args, "--connections", "2,8,32").split(","))
-                .map(String::trim)
-                .map(Integer::parseInt)
-                .toList();
-        int seconds = Integer.parseInt(BenchArguments.value(args, "--seconds", "20"));
-        int warmupSeconds = Integer.parseInt(BenchArguments.value(args, "--warmup-seconds", "5"));
-        int lines = Integer.parseInt(BenchArguments.value(args, "--lines", "2"));
-        String synchronousCommit = BenchArguments.value(args, "--synchronous-commit", "on");
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
 
+    static CommandLine commandLine() {
+        return BenchCommandLine.of(new OrderTransactionCeiling());
+    }
+
+    @Override
+    public Integer call() throws Exception {
         System.out.printf(
                 Locale.ROOT,
                 "order transaction ceiling: %d s per step after %d s warm-up, %d lines per order, connections %s,"
@@ -96,6 +154,7 @@ public final class OrderTransactionCeiling {
             }
             postgres.drop(database);
         }
+        return 0;
     }
 
     private record Step(double ordersPerSecond, double postgresCpuMs, double clientCpuMs, double machineBusyPercent) {}

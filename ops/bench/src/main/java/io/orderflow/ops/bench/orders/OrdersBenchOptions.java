@@ -1,115 +1,316 @@
 package io.orderflow.ops.bench.orders;
 
-import io.orderflow.ops.bench.CommandLineOptions;
+import io.orderflow.ops.bench.BenchCommandLine;
+import io.orderflow.ops.bench.BrokerName;
+import io.orderflow.ops.bench.WholeNumber;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
-import java.util.Set;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
 
 /**
- * The command line of {@code ops/bin/bench/orders}. The first group of options shapes the workload; the second says where
- * the script put the private copies of what is measured ({@code ops/bin/bench/orders} passes them, people need not).
- *
- * @param rate offered load: {@code POST /orders} requests per second, on a fixed schedule (open loop)
- * @param duration the measured window, after the warm-up
- * @param warmup load at the same rate before the window, not measured (JIT, connection pools, caches). The default
- *     is long because the JIT is: measured at 2,000 orders/s, the JVMs' compiler threads still took 0.57 of the 2
- *     cores 50-60 s after start (order-service alone 0.40) and none 110-120 s after
- * @param drain after the last request, how long to wait for the relay to publish every accepted order
- * @param runs how many times each broker's stack is started and measured; brokers alternate which goes first
- * @param brokers which brokers, in the order of run 1: {@code ours}, {@code kafka}, or both
- * @param partitions partitions of the {@code orders} topic
- * @param maxInFlight requests the load generator keeps outstanding at most; a request due while this many are
- *     outstanding is not sent and counted as "not sent" (the service is not keeping up), so that an overloaded
- *     service cannot make the generator open sockets without bound
- * @param idempotencyKeys whether each request carries its own {@code Idempotency-Key} header (one more row and
- *     lookup per order)
- * @param orderServiceJvmOptions extra JVM options for order-service, to investigate (a profiler, a heap size); the
- *     header says the service then does not run with JVM defaults
- * @param synchronousCommit PostgreSQL's {@code synchronous_commit} for the run: {@code on} (PostgreSQL's default:
- *     a commit waits for its WAL fsync) unless set otherwise; the embedded server's library default is {@code off}
- * @param workDir logs and the embedded PostgreSQL's files
- * @param kafkaLib Apache Kafka's broker jars (kafka-anchor's {@code target/kafka-broker})
- * @param ourBroker a directory holding our {@code log-broker.jar} and its {@code lib/}
- * @param orderService the packaged order-service ({@code quarkus-app/})
- * @param relay the packaged outbox-relay ({@code quarkus-app/})
- * @param commandLine the options as given, for the header
+ * The command line of {@code ops/bin/bench/orders}, declared once for picocli ({@link BenchCommandLine}). The first
+ * group of options shapes the workload; the second says where the script put the private copies of what is measured
+ * ({@code ops/bin/bench/orders} passes them, people need not). Filled by picocli, then only read.
  */
-record OrdersBenchOptions(
-        int rate,
-        Duration duration,
-        Duration warmup,
-        Duration drain,
-        int runs,
-        List<String> brokers,
-        int partitions,
-        int maxInFlight,
-        boolean idempotencyKeys,
-        List<String> orderServiceJvmOptions,
-        String synchronousCommit,
-        Path workDir,
-        Path kafkaLib,
-        Path ourBroker,
-        Path orderService,
-        Path relay,
-        List<String> commandLine) {
+@Command(
+        name = "ops/bin/bench/orders",
+        sortOptions = false,
+        sortSynopsis = false,
+        description = {
+            "The order path end to end on this machine, with everything on it: POST /orders at a fixed rate (open loop)"
+                    + " against the packaged order-service, its outbox in PostgreSQL, the packaged outbox-relay"
+                    + " publishing to our broker, and the same with the relay pointed at Apache Kafka 4.4.0, in the"
+                    + " same run. Prints every run's figures, then a table of medians with ratios ours / Kafka; see"
+                    + " docs/benchmarks.md.",
+            ""
+        },
+        footer = {
+            "%nCounts may group thousands: 2,000 or 2_000.",
+            "The script also takes --skip-build: measure what is already built (the services' and broker's target/"
+                    + " directories)."
+        })
+final class OrdersBenchOptions {
 
-    static final String USAGE = """
-            Usage: ops/bin/bench/orders [--rate N] [--duration-seconds N] [--warmup-seconds N] [--drain-seconds N]
-                                    [--runs N] [--brokers ours,kafka] [--partitions N] [--max-in-flight N]
-                                    [--idempotency-keys true|false] [--synchronous-commit on|off]
-                                    [--order-service-jvm-options "OPTS"] [--skip-build]
+    @Spec
+    private CommandSpec spec;
 
-              --rate N                 POST /orders per second, open loop (default 2000)
-              --duration-seconds N     measured window (default 60)
-              --warmup-seconds N       load before the window, not measured (default 120)
-              --drain-seconds N        wait after the load for every accepted order's event (default 60)
-              --runs N                 starts of each stack, alternating brokers (default 3)
-              --brokers LIST           ours, kafka or both (default ours,kafka)
-              --partitions N           partitions of the orders topic (default 6)
-              --max-in-flight N        outstanding requests at most; beyond, requests are not sent (default 512)
-              --idempotency-keys B     send an Idempotency-Key with each order (default false)
-              --synchronous-commit S   PostgreSQL synchronous_commit (default on, PostgreSQL's own default)
-              --order-service-jvm-options OPTS  extra JVM options for order-service, to investigate (default none)
-              --skip-build             (script only) measure what is already built
-            """;
+    @Option(
+            names = "--rate",
+            paramLabel = "N",
+            defaultValue = "2000",
+            converter = WholeNumber.Positive.class,
+            description = "offered load: POST /orders per second, on a fixed schedule (open loop)"
+                    + " (default: ${DEFAULT-VALUE})")
+    private int rate;
 
-    /** Options the script passes (where the artifacts are); not part of the command a person types. */
-    private static final Set<String> PLUMBING = Set.of("work-dir", "kafka-lib", "our-broker", "order-service", "relay");
+    @Option(
+            names = "--duration-seconds",
+            paramLabel = "N",
+            defaultValue = "60",
+            converter = WholeNumber.Positive.class,
+            description = "the measured window, after the warm-up (default: ${DEFAULT-VALUE})")
+    private int durationSeconds;
 
+    /**
+     * The default is long because the JIT is: measured at 2,000 orders/s, the JVMs' compiler threads still took 0.57 of
+     * the 2 cores 50-60 s after start (order-service alone 0.40) and none 110-120 s after.
+     */
+    @Option(
+            names = "--warmup-seconds",
+            paramLabel = "N",
+            defaultValue = "120",
+            converter = WholeNumber.NotNegative.class,
+            description = "load at the same rate before the window, not measured (JIT, connection pools, caches)"
+                    + " (default: ${DEFAULT-VALUE})")
+    private int warmupSeconds;
+
+    @Option(
+            names = "--drain-seconds",
+            paramLabel = "N",
+            defaultValue = "60",
+            converter = WholeNumber.Positive.class,
+            description = "after the last request, how long to wait for the relay to publish every accepted order"
+                    + " (default: ${DEFAULT-VALUE})")
+    private int drainSeconds;
+
+    @Option(
+            names = "--runs",
+            paramLabel = "N",
+            defaultValue = "3",
+            converter = WholeNumber.Positive.class,
+            description =
+                    "starts of each broker's stack; brokers alternate which goes first (default: ${DEFAULT-VALUE})")
+    private int runs;
+
+    @Option(
+            names = "--brokers",
+            paramLabel = "BROKER",
+            split = ",",
+            defaultValue = "ours,kafka",
+            converter = BrokerName.class,
+            completionCandidates = BrokerName.class,
+            description = "${COMPLETION-CANDIDATES} or both, in the order of run 1 (default: ${DEFAULT-VALUE})")
+    private List<String> brokers;
+
+    @Option(
+            names = "--partitions",
+            paramLabel = "N",
+            defaultValue = "6",
+            converter = WholeNumber.Positive.class,
+            description = "partitions of the orders topic (default: ${DEFAULT-VALUE})")
+    private int partitions;
+
+    @Option(
+            names = "--max-in-flight",
+            paramLabel = "N",
+            defaultValue = "512",
+            converter = WholeNumber.Positive.class,
+            description = "requests outstanding at most; a request due while this many are outstanding is not sent and"
+                    + " counted as \"not sent\" (the service is not keeping up) (default: ${DEFAULT-VALUE})")
+    private int maxInFlight;
+
+    @Option(
+            names = "--idempotency-keys",
+            paramLabel = "true|false",
+            arity = "1",
+            defaultValue = "false",
+            description = "send an Idempotency-Key header with each order (one more row and lookup per order)"
+                    + " (default: ${DEFAULT-VALUE})")
+    private boolean idempotencyKeys;
+
+    @Option(
+            names = "--synchronous-commit",
+            paramLabel = "S",
+            defaultValue = "on",
+            converter = SynchronousCommit.class,
+            completionCandidates = SynchronousCommit.class,
+            description = "PostgreSQL's synchronous_commit for the run: ${COMPLETION-CANDIDATES}; on is PostgreSQL's"
+                    + " default (a commit waits for its WAL fsync), the embedded server's library default is off"
+                    + " (default: ${DEFAULT-VALUE})")
+    private String synchronousCommit;
+
+    @Option(
+            names = "--order-service-jvm-options",
+            paramLabel = "OPTS",
+            description = "extra JVM options for order-service, to investigate (a profiler, a heap size); the header"
+                    + " says the service then does not run with JVM defaults (default: none)")
+    private String orderServiceJvmOptions = "";
+
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "print this text")
+    private boolean help;
+
+    @ArgGroup(
+            validate = false,
+            heading = "%nWhere the script put what is measured (ops/bin/bench/orders passes these itself):%n")
+    private Plumbing plumbing = new Plumbing();
+
+    /** Options the script passes: where it put the private copies of what is measured. */
+    static final class Plumbing {
+        @Option(
+                names = "--work-dir",
+                paramLabel = "DIR",
+                defaultValue = "ops/bench/target/orders-bench",
+                description = "logs and the embedded PostgreSQL's files (default: ${DEFAULT-VALUE})")
+        private Path workDir;
+
+        @Option(
+                names = "--kafka-lib",
+                paramLabel = "DIR",
+                defaultValue = "log-broker/kafka-anchor/target/kafka-broker",
+                description = "Apache Kafka's broker jars (default: ${DEFAULT-VALUE})")
+        private Path kafkaLib;
+
+        @Option(
+                names = "--our-broker",
+                paramLabel = "DIR",
+                defaultValue = "log-broker/target",
+                description = "our log-broker.jar and its lib/ (default: ${DEFAULT-VALUE})")
+        private Path ourBroker;
+
+        @Option(
+                names = "--order-service",
+                paramLabel = "DIR",
+                defaultValue = "order-service/target/quarkus-app",
+                description = "the packaged order-service (default: ${DEFAULT-VALUE})")
+        private Path orderService;
+
+        @Option(
+                names = "--relay",
+                paramLabel = "DIR",
+                defaultValue = "outbox-relay/target/quarkus-app",
+                description = "the packaged outbox-relay (default: ${DEFAULT-VALUE})")
+        private Path relay;
+    }
+
+    /**
+     * {@code args} read into a new instance.
+     *
+     * @throws picocli.CommandLine.ParameterException naming the option for an unknown one, a missing or bad value
+     */
     static OrdersBenchOptions parse(String... args) {
-        CommandLineOptions values = CommandLineOptions.parse(args, PLUMBING, USAGE);
-        OrdersBenchOptions options = new OrdersBenchOptions(
-                values.positive("rate", "2000"),
-                Duration.ofSeconds(values.positive("duration-seconds", "60")),
-                Duration.ofSeconds(values.nonNegative("warmup-seconds", "120")),
-                Duration.ofSeconds(values.positive("drain-seconds", "60")),
-                values.positive("runs", "3"),
-                values.brokers("ours,kafka"),
-                values.positive("partitions", "6"),
-                values.positive("max-in-flight", "512"),
-                values.bool("idempotency-keys", "false"),
-                Arrays.stream(values.text("order-service-jvm-options", "").split(" "))
-                        .filter(o -> !o.isBlank())
-                        .toList(),
-                values.text("synchronous-commit", "on"),
-                Path.of(values.text("work-dir", "ops/bench/target/orders-bench")),
-                Path.of(values.text("kafka-lib", "log-broker/kafka-anchor/target/kafka-broker")),
-                Path.of(values.text("our-broker", "log-broker/target")),
-                Path.of(values.text("order-service", "order-service/target/quarkus-app")),
-                Path.of(values.text("relay", "outbox-relay/target/quarkus-app")),
-                values.commandLine());
-        values.requireAllTaken();
-        if (!Set.of("on", "off", "local", "remote_write", "remote_apply").contains(options.synchronousCommit)) {
-            throw new IllegalArgumentException("--synchronous-commit takes a PostgreSQL value (on, off, local), got '"
-                    + options.synchronousCommit + "'");
-        }
+        OrdersBenchOptions options = new OrdersBenchOptions();
+        BenchCommandLine.of(options).parseArgs(args);
         return options;
+    }
+
+    /** Offered load: {@code POST /orders} requests per second, on a fixed schedule (open loop). */
+    int rate() {
+        return rate;
+    }
+
+    /** The measured window, after the warm-up. */
+    Duration duration() {
+        return Duration.ofSeconds(durationSeconds);
+    }
+
+    /** Load at the same rate before the window, not measured (JIT, connection pools, caches). */
+    Duration warmup() {
+        return Duration.ofSeconds(warmupSeconds);
+    }
+
+    /** After the last request, how long to wait for the relay to publish every accepted order. */
+    Duration drain() {
+        return Duration.ofSeconds(drainSeconds);
+    }
+
+    /** How many times each broker's stack is started and measured; brokers alternate which goes first. */
+    int runs() {
+        return runs;
+    }
+
+    /** Which brokers, in the order of run 1: {@code ours}, {@code kafka}, or both. */
+    List<String> brokers() {
+        return List.copyOf(brokers);
+    }
+
+    /** Partitions of the {@code orders} topic. */
+    int partitions() {
+        return partitions;
+    }
+
+    /**
+     * Requests the load generator keeps outstanding at most, so that an overloaded service cannot make the generator
+     * open sockets without bound.
+     */
+    int maxInFlight() {
+        return maxInFlight;
+    }
+
+    /** Whether each request carries its own {@code Idempotency-Key} header. */
+    boolean idempotencyKeys() {
+        return idempotencyKeys;
+    }
+
+    /** Extra JVM options for order-service, to investigate. */
+    List<String> orderServiceJvmOptions() {
+        return Arrays.stream(orderServiceJvmOptions.split(" "))
+                .filter(option -> !option.isBlank())
+                .toList();
+    }
+
+    /** PostgreSQL's {@code synchronous_commit} for the run. */
+    String synchronousCommit() {
+        return synchronousCommit;
+    }
+
+    /** Logs and the embedded PostgreSQL's files. */
+    Path workDir() {
+        return plumbing.workDir;
+    }
+
+    /** Apache Kafka's broker jars (kafka-anchor's {@code target/kafka-broker}). */
+    Path kafkaLib() {
+        return plumbing.kafkaLib;
+    }
+
+    /** A directory holding our {@code log-broker.jar} and its {@code lib/}. */
+    Path ourBroker() {
+        return plumbing.ourBroker;
+    }
+
+    /** The packaged order-service ({@code quarkus-app/}). */
+    Path orderService() {
+        return plumbing.orderService;
+    }
+
+    /** The packaged outbox-relay ({@code quarkus-app/}). */
+    Path relay() {
+        return plumbing.relay;
     }
 
     /** {@code ops/bin/bench/orders} and the options as given, minus the script's plumbing. */
     String command() {
-        return CommandLineOptions.command("ops/bin/bench/orders", commandLine);
+        return BenchCommandLine.command(spec);
+    }
+
+    /** PostgreSQL's values of {@code synchronous_commit}: the converter, and the candidates the help lists. */
+    static final class SynchronousCommit implements ITypeConverter<String>, Iterable<String> {
+        private static final List<String> VALUES = List.of("on", "off", "local", "remote_write", "remote_apply");
+
+        @Override
+        public String convert(String value) {
+            if (!VALUES.contains(value)) {
+                throw new TypeConversionException(
+                        "takes a PostgreSQL value (" + String.join(", ", VALUES) + "), got '" + value + "'");
+            }
+            return value;
+        }
+
+        @Override
+        public Iterator<String> iterator() {
+            return VALUES.iterator();
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.orderflow.ops.bench.orders;
 
+import io.orderflow.ops.bench.BenchCommandLine;
 import io.orderflow.ops.load.LatencySamples;
 import io.orderflow.ops.load.OpenLoopLoad;
 import io.orderflow.ops.load.PrometheusText;
@@ -65,19 +66,13 @@ public final class OrdersBenchmark {
         this.dataDir = options.workDir().resolve("data");
     }
 
-    public static void main(String[] args) throws Exception {
-        if (List.of(args).contains("--help")) {
-            System.out.print(OrdersBenchOptions.USAGE);
-            return;
-        }
-        OrdersBenchOptions options;
-        try {
-            options = OrdersBenchOptions.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.exit(2);
-            return;
-        }
+    public static void main(String[] args) {
+        OrdersBenchOptions options = new OrdersBenchOptions();
+        System.exit(BenchCommandLine.of(options, () -> run(options)).execute(args));
+    }
+
+    /** Measures each broker's stack as {@code options} say; exit code 1 when a measurement failed. */
+    private static int run(OrdersBenchOptions options) throws Exception {
         Runtime.getRuntime().addShutdownHook(new Thread(ChildProcesses::stopAll, "stop-services-and-brokers"));
         Map<String, BrokerLauncher> launchers = new LinkedHashMap<>();
         for (String broker : options.brokers()) {
@@ -107,9 +102,7 @@ public final class OrdersBenchmark {
         table.print(System.out, options.runs());
         System.out.println();
         System.out.println("command: " + options.command());
-        if (!table.failures().isEmpty()) {
-            System.exit(1);
-        }
+        return table.failures().isEmpty() ? 0 : 1;
     }
 
     private static void printHeader(OrdersBenchOptions options, Map<String, BrokerLauncher> launchers) {

@@ -1,101 +1,262 @@
 package io.orderflow.ops.bench.platform;
 
-import io.orderflow.ops.bench.CommandLineOptions;
+import io.orderflow.ops.bench.BenchCommandLine;
+import io.orderflow.ops.bench.BrokerName;
+import io.orderflow.ops.bench.Setting;
+import io.orderflow.ops.bench.WholeNumber;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
- * The command line of {@code ops/bin/bench/platform}. The first group of options shapes the workload; the second says where
- * the script put the private copies of what is measured ({@code ops/bin/bench/platform} passes them, people need not).
- *
- * @param rates the offered loads to measure, {@code POST /orders} per second on a fixed schedule (open loop), lowest
- *     first: the ladder on which the highest rate every consumer group keeps up with is found
- * @param duration the measured window, after the warm-up
- * @param warmup load at the same rate before the window, not measured: the JIT compilers of seven JVMs, pools, the
- *     groups' first fetches. On two cores the compilers are busy for most of the first two minutes; a 30 s warm-up
- *     capped the platform near 1,400 orders/s where a 120 s one sustains 2,000 (docs/benchmarks.md)
- * @param drain after the window, how long to wait until every service has processed every order
- * @param runs how many times each rate is measured on each broker; every measurement starts the whole platform afresh,
- *     and the brokers alternate which goes first
- * @param brokers which brokers, in the order of run 1: {@code ours}, {@code kafka}, or both
- * @param partitions partitions of the {@code orders} topic
- * @param maxInFlight requests the load generator keeps outstanding at most; a request due while this many are
- *     outstanding is not sent and counted as "not sent"
- * @param ourSettings extra {@code KEY=VALUE} settings for our broker, to investigate a gap, e.g. {@code
- *     log.flush.interval.messages=9223372036854775807} to acknowledge and expose records before they are fsynced, as
- *     Kafka does by default; figures taken so are not our broker's defaults, and the header says so
- * @param kafkaSettings extra {@code KEY=VALUE} lines for Apache Kafka's {@code server.properties}, e.g. {@code
- *     log.flush.interval.messages=1} to make it fsync before acknowledging as ours does
- * @param workDir logs, the embedded PostgreSQL's files and the brokers' data
- * @param services a directory holding {@code log-broker/} (our broker's jar and {@code lib/}) and each service's
- *     packaged {@code quarkus-app/} under its name
- * @param kafkaLib Apache Kafka's broker jars (kafka-anchor's {@code target/kafka-broker})
- * @param commandLine the options as given, for the header
+ * The command line of {@code ops/bin/bench/platform}, declared once for picocli ({@link BenchCommandLine}). The first
+ * group of options shapes the workload; the second says where the script put the private copies of what is measured
+ * ({@code ops/bin/bench/platform} passes them, people need not). Filled by picocli, then only read.
  */
-record PlatformBenchOptions(
-        List<Integer> rates,
-        Duration duration,
-        Duration warmup,
-        Duration drain,
-        int runs,
-        List<String> brokers,
-        int partitions,
-        int maxInFlight,
-        List<String> ourSettings,
-        List<String> kafkaSettings,
-        Path workDir,
-        Path services,
-        Path kafkaLib,
-        List<String> commandLine) {
+@Command(
+        name = "ops/bin/bench/platform",
+        sortOptions = false,
+        sortSynopsis = false,
+        description = {
+            "The whole platform on this machine under POST /orders at fixed rates (open loop), once on our broker and"
+                    + " once on Apache Kafka 4.4.0, alternating, with the same packaged services. Prints per"
+                    + " measurement the accepted rate, each consumer group's lag, accepted -> processed latencies and"
+                    + " their stages, CPU per order per process and the broker's RSS, then per rate a table of medians"
+                    + " with ratios and the highest rate each broker sustained; see docs/benchmarks.md. A settling"
+                    + " measurement on the first broker, not reported, comes first.",
+            ""
+        },
+        footer = {
+            "%nCounts may group thousands: 1,024 or 1_024 (not in --rates, whose commas separate the rates).",
+            "The script also takes --skip-build: measure what is already built."
+        })
+final class PlatformBenchOptions {
 
-    static final String USAGE = """
-            Usage: ops/bin/bench/platform [--rates LIST] [--duration-seconds N] [--warmup-seconds N] [--drain-seconds N]
-                                      [--runs N] [--brokers ours,kafka] [--partitions N] [--max-in-flight N]
-                                      [--our-settings K=V,...] [--kafka-settings K=V,...] [--skip-build]
+    @Spec
+    private CommandSpec spec;
 
-              --rates LIST            offered POST /orders per second, open loop, each measured (default 600,1200,2000)
-              --duration-seconds N    measured window (default 60)
-              --warmup-seconds N      load before the window, not measured (default 120)
-              --drain-seconds N       wait after the window until every service processed every order (default 120)
-              --runs N                measurements of each rate on each broker, alternating brokers (default 1)
-              --brokers LIST          ours, kafka or both (default ours,kafka)
-              --partitions N          partitions of the orders topic (default 6, as the platform creates it)
-              --max-in-flight N       outstanding requests at most; beyond, requests are not sent (default 512)
-              --our-settings LIST     extra KEY=VALUE settings for our broker, to investigate (default none)
-              --kafka-settings LIST   extra KEY=VALUE lines for Apache Kafka's server.properties (default none)
-              --skip-build            (script only) measure what is already built
-            """;
+    @Option(
+            names = "--rates",
+            paramLabel = "N",
+            split = ",",
+            defaultValue = "600,1200,2000",
+            converter = WholeNumber.Positive.class,
+            description = "the offered loads to measure, POST /orders per second on a fixed schedule (open loop), each"
+                    + " measured, lowest first: the ladder on which the highest rate every consumer group keeps up"
+                    + " with is found (default: ${DEFAULT-VALUE})")
+    private List<Integer> rates;
 
-    private static final Set<String> PLUMBING = Set.of("work-dir", "services", "kafka-lib");
+    @Option(
+            names = "--duration-seconds",
+            paramLabel = "N",
+            defaultValue = "60",
+            converter = WholeNumber.Positive.class,
+            description = "the measured window, after the warm-up (default: ${DEFAULT-VALUE})")
+    private int durationSeconds;
 
+    /**
+     * The JIT compilers of seven JVMs, pools, the groups' first fetches: on two cores the compilers are busy for most of
+     * the first two minutes; a 30 s warm-up capped the platform near 1,400 orders/s where a 120 s one sustains 2,000
+     * (docs/benchmarks.md).
+     */
+    @Option(
+            names = "--warmup-seconds",
+            paramLabel = "N",
+            defaultValue = "120",
+            converter = WholeNumber.NotNegative.class,
+            description = "load at the same rate before the window, not measured (default: ${DEFAULT-VALUE})")
+    private int warmupSeconds;
+
+    @Option(
+            names = "--drain-seconds",
+            paramLabel = "N",
+            defaultValue = "120",
+            converter = WholeNumber.Positive.class,
+            description = "after the window, how long to wait until every service has processed every order"
+                    + " (default: ${DEFAULT-VALUE})")
+    private int drainSeconds;
+
+    @Option(
+            names = "--runs",
+            paramLabel = "N",
+            defaultValue = "1",
+            converter = WholeNumber.Positive.class,
+            description = "measurements of each rate on each broker, each on a platform started afresh, the brokers"
+                    + " alternating which goes first (default: ${DEFAULT-VALUE})")
+    private int runs;
+
+    @Option(
+            names = "--brokers",
+            paramLabel = "BROKER",
+            split = ",",
+            defaultValue = "ours,kafka",
+            converter = BrokerName.class,
+            completionCandidates = BrokerName.class,
+            description = "${COMPLETION-CANDIDATES} or both, in the order of run 1 (default: ${DEFAULT-VALUE})")
+    private List<String> brokers;
+
+    @Option(
+            names = "--partitions",
+            paramLabel = "N",
+            defaultValue = "6",
+            converter = WholeNumber.Positive.class,
+            description = "partitions of the orders topic (default: ${DEFAULT-VALUE}, as the platform creates it)")
+    private int partitions;
+
+    @Option(
+            names = "--max-in-flight",
+            paramLabel = "N",
+            defaultValue = "512",
+            converter = WholeNumber.Positive.class,
+            description = "requests outstanding at most; a request due while this many are outstanding is not sent and"
+                    + " counted as \"not sent\" (default: ${DEFAULT-VALUE})")
+    private int maxInFlight;
+
+    @Option(
+            names = "--our-settings",
+            paramLabel = "K=V",
+            split = ",",
+            converter = Setting.class,
+            description = {
+                "extra settings for our broker, to investigate a gap; figures taken so are not our broker's defaults,"
+                        + " and the header says so (default: none)",
+                "e.g. log.flush.interval.messages=9223372036854775807: acknowledge and expose records before they are"
+                        + " fsynced, as Kafka does by default"
+            })
+    private List<String> ourSettings = new ArrayList<>();
+
+    @Option(
+            names = "--kafka-settings",
+            paramLabel = "K=V",
+            split = ",",
+            converter = Setting.class,
+            description = {
+                "extra lines for Apache Kafka's server.properties (default: none)",
+                "e.g. log.flush.interval.messages=1: fsync before acknowledging, as ours does"
+            })
+    private List<String> kafkaSettings = new ArrayList<>();
+
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "print this text")
+    private boolean help;
+
+    @ArgGroup(
+            validate = false,
+            heading = "%nWhere the script put what is measured (ops/bin/bench/platform passes these itself):%n")
+    private Plumbing plumbing = new Plumbing();
+
+    /** Options the script passes: where it put the private copies of what is measured. */
+    static final class Plumbing {
+        @Option(
+                names = "--work-dir",
+                paramLabel = "DIR",
+                defaultValue = "ops/bench/target/platform-bench",
+                description = "logs, the embedded PostgreSQL's files and the brokers' data (default: ${DEFAULT-VALUE})")
+        private Path workDir;
+
+        @Option(
+                names = "--services",
+                paramLabel = "DIR",
+                defaultValue = "ops/bench/target/platform-bench/services",
+                description =
+                        "log-broker/ (our broker's jar and lib/) and each service's packaged quarkus-app/ under its"
+                                + " name (default: ${DEFAULT-VALUE})")
+        private Path services;
+
+        @Option(
+                names = "--kafka-lib",
+                paramLabel = "DIR",
+                defaultValue = "log-broker/kafka-anchor/target/kafka-broker",
+                description = "Apache Kafka's broker jars (default: ${DEFAULT-VALUE})")
+        private Path kafkaLib;
+    }
+
+    /**
+     * {@code args} read into a new instance.
+     *
+     * @throws picocli.CommandLine.ParameterException naming the option for an unknown one, a missing or bad value
+     */
     static PlatformBenchOptions parse(String... args) {
-        CommandLineOptions values = CommandLineOptions.parse(args, PLUMBING, USAGE);
-        PlatformBenchOptions options = new PlatformBenchOptions(
-                values.positives("rates", "600,1200,2000").stream()
-                        .distinct()
-                        .sorted()
-                        .toList(),
-                Duration.ofSeconds(values.positive("duration-seconds", "60")),
-                Duration.ofSeconds(values.nonNegative("warmup-seconds", "120")),
-                Duration.ofSeconds(values.positive("drain-seconds", "120")),
-                values.positive("runs", "1"),
-                values.brokers("ours,kafka"),
-                values.positive("partitions", "6"),
-                values.positive("max-in-flight", "512"),
-                values.settings("our-settings"),
-                values.settings("kafka-settings"),
-                Path.of(values.text("work-dir", "ops/bench/target/platform-bench")),
-                Path.of(values.text("services", "ops/bench/target/platform-bench/services")),
-                Path.of(values.text("kafka-lib", "log-broker/kafka-anchor/target/kafka-broker")),
-                values.commandLine());
-        values.requireAllTaken();
+        PlatformBenchOptions options = new PlatformBenchOptions();
+        BenchCommandLine.of(options).parseArgs(args);
         return options;
+    }
+
+    /** The offered loads to measure, lowest first, each once. */
+    List<Integer> rates() {
+        return rates.stream().distinct().sorted().toList();
+    }
+
+    /** The measured window, after the warm-up. */
+    Duration duration() {
+        return Duration.ofSeconds(durationSeconds);
+    }
+
+    /** Load at the same rate before the window, not measured. */
+    Duration warmup() {
+        return Duration.ofSeconds(warmupSeconds);
+    }
+
+    /** After the window, how long to wait until every service has processed every order. */
+    Duration drain() {
+        return Duration.ofSeconds(drainSeconds);
+    }
+
+    /** How many times each rate is measured on each broker. */
+    int runs() {
+        return runs;
+    }
+
+    /** Which brokers, in the order of run 1: {@code ours}, {@code kafka}, or both. */
+    List<String> brokers() {
+        return List.copyOf(brokers);
+    }
+
+    /** Partitions of the {@code orders} topic. */
+    int partitions() {
+        return partitions;
+    }
+
+    /** Requests the load generator keeps outstanding at most. */
+    int maxInFlight() {
+        return maxInFlight;
+    }
+
+    /** Extra {@code KEY=VALUE} settings for our broker. */
+    List<String> ourSettings() {
+        return List.copyOf(ourSettings);
+    }
+
+    /** Extra {@code KEY=VALUE} lines for Apache Kafka's {@code server.properties}. */
+    List<String> kafkaSettings() {
+        return List.copyOf(kafkaSettings);
+    }
+
+    /** Logs, the embedded PostgreSQL's files and the brokers' data. */
+    Path workDir() {
+        return plumbing.workDir;
+    }
+
+    /** A directory holding {@code log-broker/} and each service's packaged {@code quarkus-app/} under its name. */
+    Path services() {
+        return plumbing.services;
+    }
+
+    /** Apache Kafka's broker jars (kafka-anchor's {@code target/kafka-broker}). */
+    Path kafkaLib() {
+        return plumbing.kafkaLib;
     }
 
     /** {@code ops/bin/bench/platform} and the options as given, minus the script's plumbing. */
     String command() {
-        return CommandLineOptions.command("ops/bin/bench/platform", commandLine);
+        return BenchCommandLine.command(spec);
     }
 }

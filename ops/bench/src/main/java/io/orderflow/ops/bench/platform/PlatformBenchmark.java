@@ -1,5 +1,6 @@
 package io.orderflow.ops.bench.platform;
 
+import io.orderflow.ops.bench.BenchCommandLine;
 import io.orderflow.ops.bench.Directories;
 import io.orderflow.ops.bench.SmtpSink;
 import io.orderflow.ops.bench.orders.BenchPostgres;
@@ -90,15 +91,13 @@ public final class PlatformBenchmark {
         this.smtp = smtp;
     }
 
-    public static void main(String[] args) throws Exception {
-        PlatformBenchOptions options;
-        try {
-            options = PlatformBenchOptions.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.exit(2);
-            return;
-        }
+    public static void main(String[] args) {
+        PlatformBenchOptions options = new PlatformBenchOptions();
+        System.exit(BenchCommandLine.of(options, () -> run(options)).execute(args));
+    }
+
+    /** Measures every rate on each broker as {@code options} say; exit code 1 when a measurement failed. */
+    private static int run(PlatformBenchOptions options) throws Exception {
         Files.createDirectories(options.workDir().resolve("logs"));
         Map<String, BrokerLauncher> launchers = new LinkedHashMap<>();
         for (String broker : options.brokers()) {
@@ -143,9 +142,7 @@ public final class PlatformBenchmark {
         table.print(System.out);
         System.out.println();
         System.out.println("command: " + options.command());
-        if (!table.failures().isEmpty()) {
-            System.exit(1);
-        }
+        return table.failures().isEmpty() ? 0 : 1;
     }
 
     /**

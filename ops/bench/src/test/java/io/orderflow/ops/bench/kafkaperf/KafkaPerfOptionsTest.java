@@ -3,9 +3,12 @@ package io.orderflow.ops.bench.kafkaperf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.orderflow.ops.bench.BenchCommandLine;
+import io.orderflow.ops.bench.CommandLineChecks;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine.ParameterException;
 
 class KafkaPerfOptionsTest {
 
@@ -59,42 +62,58 @@ class KafkaPerfOptionsTest {
     }
 
     @Test
-    void anUnknownOptionIsRefusedByNameWithTheUsage() {
+    void anUnknownOptionIsRefusedByName() {
         assertThatThrownBy(() -> KafkaPerfOptions.parse("--records", "10", "--recrods", "20"))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("[recrods]")
-                .hasMessageContaining("Usage: ops/bin/bench/kafka-perf");
+                .isInstanceOf(ParameterException.class)
+                .hasMessageContaining("Unknown options: '--recrods', '20'");
     }
 
     @Test
     void countsMustBePositiveWholeNumbers() {
         assertThatThrownBy(() -> KafkaPerfOptions.parse("--runs", "0"))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("--runs must be positive");
+                .isInstanceOf(ParameterException.class)
+                .hasMessageContaining("option '--runs': must be positive, got 0");
         assertThatThrownBy(() -> KafkaPerfOptions.parse("--records", "1e6"))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("--records takes a whole number, got '1e6'");
+                .isInstanceOf(ParameterException.class)
+                .hasMessageContaining("option '--records': '1e6' is not a whole number");
         assertThatThrownBy(() -> KafkaPerfOptions.parse("--runs", "3000000000"))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("--runs is out of range");
+                .isInstanceOf(ParameterException.class)
+                .hasMessageContaining("option '--runs': '3000000000' is out of range");
         assertThatThrownBy(() -> KafkaPerfOptions.parse("--idle-seconds", "-1"))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("--idle-seconds must not be negative");
+                .isInstanceOf(ParameterException.class)
+                .hasMessageContaining("option '--idle-seconds': must not be negative, got -1");
         assertThatThrownBy(() -> KafkaPerfOptions.parse("--sizes", "1024,-1"))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("--sizes takes positive whole numbers");
+                .isInstanceOf(ParameterException.class)
+                .hasMessageContaining("option '--sizes' (BYTES): must be positive, got -1");
     }
 
     @Test
     void onlyOurBrokerAndKafkaCanBeMeasuredAndSettingsArePairs() {
         assertThatThrownBy(() -> KafkaPerfOptions.parse("--brokers", "ours,redpanda"))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("got 'redpanda'");
+                .isInstanceOf(ParameterException.class)
+                .hasMessageContaining("option '--brokers' (BROKER): takes ours and/or kafka, got 'redpanda'");
         assertThatThrownBy(() -> KafkaPerfOptions.parse("--kafka-settings", "log.flush.interval.messages"))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("--kafka-settings takes KEY=VALUE pairs");
+                .isInstanceOf(ParameterException.class)
+                .hasMessageContaining("option '--kafka-settings' (K=V): takes KEY=VALUE pairs");
         assertThatThrownBy(() -> KafkaPerfOptions.parse("--records"))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("Option --records needs a value");
+                .isInstanceOf(ParameterException.class)
+                .hasMessageContaining("Missing required parameter for option '--records'");
+    }
+
+    @Test
+    void helpNamesEveryOptionWithItsDefaultAndAnUnknownOptionEndsTheCommandWithExitCode2() {
+        assertThat(CommandLineChecks.helpNamesEveryOptionWithItsDefault(
+                        BenchCommandLine.of(new KafkaPerfOptions(), () -> {
+                            throw new AssertionError("the benchmark must not run");
+                        })))
+                .contains("Usage: ops/bin/bench/kafka-perf", "(default: 1000000)", "ours, kafka or both")
+                .contains("Where the script put what is measured", "--our-broker=DIR");
+        assertThat(CommandLineChecks.refused(
+                        BenchCommandLine.of(new KafkaPerfOptions(), () -> {
+                            throw new AssertionError("the benchmark must not run");
+                        }),
+                        "--recrods",
+                        "20"))
+                .contains("Unknown options: '--recrods', '20'", "Possible solutions: --records");
     }
 }

@@ -3,10 +3,13 @@ package io.orderflow.ops.bench.orders;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.orderflow.ops.bench.BenchCommandLine;
+import io.orderflow.ops.bench.CommandLineChecks;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine.ParameterException;
 
 class OrdersBenchOptionsTest {
 
@@ -40,12 +43,41 @@ class OrdersBenchOptionsTest {
     @Test
     void rejectsWhatItCannotRun() {
         assertThatThrownBy(() -> OrdersBenchOptions.parse("--rate", "0"))
-                .hasMessageContaining("--rate must be positive, got 0");
+                .hasMessageContaining("option '--rate': must be positive, got 0");
         assertThatThrownBy(() -> OrdersBenchOptions.parse("--brokers", "redpanda"))
                 .hasMessageContaining("'redpanda'");
         assertThatThrownBy(() -> OrdersBenchOptions.parse("--rate", "fast")).hasMessageContaining("'fast'");
-        assertThatThrownBy(() -> OrdersBenchOptions.parse("--rates", "5")).hasMessageContaining("[rates]");
+        assertThatThrownBy(() -> OrdersBenchOptions.parse("--rates", "5"))
+                .isInstanceOf(ParameterException.class)
+                .hasMessageContaining("Unknown options: '--rates', '5'");
         assertThatThrownBy(() -> OrdersBenchOptions.parse("--synchronous-commit", "maybe"))
                 .hasMessageContaining("'maybe'");
+    }
+
+    @Test
+    void helpNamesEveryOptionWithItsDefaultAndAnUnknownOptionEndsTheCommandWithExitCode2() {
+        assertThat(CommandLineChecks.helpNamesEveryOptionWithItsDefault(
+                        BenchCommandLine.of(new OrdersBenchOptions(), () -> {
+                            throw new AssertionError("the benchmark must not run");
+                        })))
+                .contains("Usage: ops/bin/bench/orders", "(default: 2000)", "--skip-build")
+                .contains("on, off, local, remote_write, remote_apply");
+        assertThat(CommandLineChecks.refused(
+                        BenchCommandLine.of(new OrdersBenchOptions(), () -> {
+                            throw new AssertionError("the benchmark must not run");
+                        }),
+                        "--rates",
+                        "5"))
+                .contains("Unknown options: '--rates', '5'", "Possible solutions: --rate");
+    }
+
+    @Test
+    void theOrderCeilingNamesEveryOptionWithItsDefaultAndRefusesAnUnknownOne() {
+        assertThat(CommandLineChecks.helpNamesEveryOptionWithItsDefault(OrderTransactionCeiling.commandLine()))
+                .contains("Usage: ops/bin/bench/order-ceiling", "(default: 2,8,32)");
+        assertThat(CommandLineChecks.refused(OrderTransactionCeiling.commandLine(), "--connection", "4"))
+                .contains("Unknown options: '--connection', '4'");
+        assertThat(CommandLineChecks.refused(OrderTransactionCeiling.commandLine(), "--synchronous-commit", "maybe"))
+                .contains("Invalid value for option '--synchronous-commit'", "got 'maybe'");
     }
 }

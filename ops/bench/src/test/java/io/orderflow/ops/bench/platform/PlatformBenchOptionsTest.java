@@ -3,10 +3,13 @@ package io.orderflow.ops.bench.platform;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.orderflow.ops.bench.BenchCommandLine;
+import io.orderflow.ops.bench.CommandLineChecks;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine.ParameterException;
 
 class PlatformBenchOptionsTest {
 
@@ -64,17 +67,36 @@ class PlatformBenchOptionsTest {
     @Test
     void refusesWhatItCannotRunNamingIt() {
         assertThatThrownBy(() -> PlatformBenchOptions.parse("--rates", "300,0"))
-                .hasMessageContaining("--rates takes positive whole numbers, got [300, 0]");
+                .isInstanceOf(ParameterException.class)
+                .hasMessageContaining("option '--rates' (N): must be positive, got 0");
         assertThatThrownBy(() -> PlatformBenchOptions.parse("--rates", "fast"))
-                .hasMessageContaining("--rates takes a whole number, got 'fast'");
-        assertThatThrownBy(() -> PlatformBenchOptions.parse("--rate", "600")).hasMessageContaining("[rate]");
+                .hasMessageContaining("option '--rates' (N): 'fast' is not a whole number");
+        assertThatThrownBy(() -> PlatformBenchOptions.parse("--rate", "600"))
+                .hasMessageContaining("Unknown options: '--rate', '600'");
         assertThatThrownBy(() -> PlatformBenchOptions.parse("--brokers", "redpanda"))
                 .hasMessageContaining("'redpanda'");
         assertThatThrownBy(() -> PlatformBenchOptions.parse("--kafka-settings", "fsync"))
                 .hasMessageContaining("KEY=VALUE pairs, got 'fsync'");
-        assertThatThrownBy(() -> PlatformBenchOptions.parse("--runs")).hasMessageContaining("--runs needs a value");
+        assertThatThrownBy(() -> PlatformBenchOptions.parse("--runs"))
+                .hasMessageContaining("Missing required parameter for option '--runs'");
         assertThatThrownBy(() -> PlatformBenchOptions.parse("--partitions", "1,5"))
                 .as("a comma only between groups of three digits")
-                .hasMessageContaining("--partitions takes a whole number, got '1,5'");
+                .hasMessageContaining("option '--partitions': '1,5' is not a whole number");
+    }
+
+    @Test
+    void helpNamesEveryOptionWithItsDefaultAndAnUnknownOptionEndsTheCommandWithExitCode2() {
+        assertThat(CommandLineChecks.helpNamesEveryOptionWithItsDefault(
+                        BenchCommandLine.of(new PlatformBenchOptions(), () -> {
+                            throw new AssertionError("the benchmark must not run");
+                        })))
+                .contains("Usage: ops/bin/bench/platform", "(default: 600,1200,2000)", "--skip-build");
+        assertThat(CommandLineChecks.refused(
+                        BenchCommandLine.of(new PlatformBenchOptions(), () -> {
+                            throw new AssertionError("the benchmark must not run");
+                        }),
+                        "--rate",
+                        "600"))
+                .contains("Unknown options: '--rate', '600'", "Possible solutions: --rates");
     }
 }
