@@ -5,6 +5,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -24,7 +26,54 @@ public final class ProcessedEvents {
             RETURNING event_id
             """;
 
+    static final String APPLIED = "SELECT event_id, event_type, processed_at FROM processed_events";
+
+    static final String COUNT_OF_TYPE = "SELECT count(*) FROM processed_events WHERE event_type = ?";
+
+    static final String COUNT = "SELECT count(*) FROM processed_events";
+
+    /** One applied event and when the transaction that applied it wrote its claim (the database's clock). */
+    public record Applied(UUID eventId, String eventType, Instant processedAt) {}
+
     private ProcessedEvents() {}
+
+    /**
+     * Every event this service has applied: the library's own reader, for tools that measure a consumer (the
+     * benchmarks) without knowing the table.
+     */
+    public static List<Applied> applied(Connection connection) throws SQLException {
+        List<Applied> applied = new ArrayList<>();
+        try (PreparedStatement statement = connection.prepareStatement(APPLIED);
+                ResultSet rows = statement.executeQuery()) {
+            while (rows.next()) {
+                applied.add(new Applied(
+                        rows.getObject(1, UUID.class),
+                        rows.getString(2),
+                        rows.getTimestamp(3).toInstant()));
+            }
+        }
+        return applied;
+    }
+
+    /** How many events this service has applied. */
+    public static long count(Connection connection) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(COUNT);
+                ResultSet row = statement.executeQuery()) {
+            row.next();
+            return row.getLong(1);
+        }
+    }
+
+    /** How many events of {@code eventType} this service has applied. */
+    public static long count(Connection connection, String eventType) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(COUNT_OF_TYPE)) {
+            statement.setString(1, eventType);
+            try (ResultSet row = statement.executeQuery()) {
+                row.next();
+                return row.getLong(1);
+            }
+        }
+    }
 
     /**
      * Records {@code events} as processed in {@code transaction}, in one statement, and returns the ids that were new:

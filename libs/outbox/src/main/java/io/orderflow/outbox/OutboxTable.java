@@ -6,6 +6,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -65,6 +66,12 @@ public final class OutboxTable {
                  WHERE published_at IS NOT NULL AND published_at < statement_timestamp() - ?::interval
                  LIMIT ?)
             """;
+
+    static final String PUBLICATIONS = """
+            SELECT aggregate_id, event_id, created_at, published_at FROM outbox WHERE event_type = ?
+            """;
+
+    static final String COUNT_OF_TYPE = "SELECT count(*) FROM outbox WHERE event_type = ?";
 
     static final String BACKLOG = """
             SELECT (SELECT count(*) FROM outbox WHERE published_at IS NULL AND quarantined_at IS NULL),
@@ -135,6 +142,40 @@ public final class OutboxTable {
             }
         }
         return found;
+    }
+
+    /**
+     * Every row of {@code eventType} still in the table with when it was written and when it was published (null while
+     * pending or quarantined): the library's own reader, for tools that measure the relay (the benchmarks) without
+     * knowing the table.
+     */
+    public List<OutboxPublication> publications(String eventType) throws SQLException {
+        List<OutboxPublication> found = new ArrayList<>();
+        try (PreparedStatement statement = connection.prepareStatement(PUBLICATIONS)) {
+            statement.setString(1, eventType);
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    Timestamp published = rows.getTimestamp(4);
+                    found.add(new OutboxPublication(
+                            rows.getString(1),
+                            rows.getObject(2, UUID.class),
+                            rows.getTimestamp(3).toInstant(),
+                            published == null ? null : published.toInstant()));
+                }
+            }
+        }
+        return found;
+    }
+
+    /** How many rows of {@code eventType} the table holds (published, pending or quarantined). */
+    public long count(String eventType) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(COUNT_OF_TYPE)) {
+            statement.setString(1, eventType);
+            try (ResultSet row = statement.executeQuery()) {
+                row.next();
+                return row.getLong(1);
+            }
+        }
     }
 
     /** The aggregates among {@code aggregateIds} that have a quarantined event: their later events must wait too. */

@@ -79,6 +79,30 @@ class OutboxTableTest {
     }
 
     @Test
+    void publicationsNameEveryRowOfATypeAndWhenItWasPublished() throws SQLException {
+        try (Connection connection = database.connect()) {
+            OutboxTable table = new OutboxTable(connection);
+
+            List<OutboxPublication> created = table.publications("OrderCreated");
+
+            assertThat(created).hasSize(PUBLISHED_ROWS + 1);
+            assertThat(table.count("OrderCreated")).isEqualTo(PUBLISHED_ROWS + 1);
+            assertThat(table.publications("OrderPaid")).isEmpty();
+            assertThat(table.count("OrderPaid")).isZero();
+            OutboxPublication pending = created.stream()
+                    .filter(p -> p.aggregateId().equals("pending-order"))
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(pending.publishedAt()).isNull();
+            assertThat(created.stream().filter(p -> p.publishedAt() != null))
+                    .hasSize(PUBLISHED_ROWS)
+                    .allSatisfy(p -> assertThat(p.publishedAt()).isAfterOrEqualTo(p.createdAt()));
+            assertThat(created.stream().map(OutboxPublication::eventId).distinct())
+                    .hasSize(PUBLISHED_ROWS + 1);
+        }
+    }
+
+    @Test
     void theBacklogIsCountedFromThePartialIndexesWithoutStatistics() throws SQLException {
         try (Connection connection = database.connect()) {
             OutboxTable.configureSession(connection);

@@ -1,10 +1,10 @@
 package io.orderflow.ops.bench.orders;
 
+import io.orderflow.outbox.OutboxBacklog;
+import io.orderflow.outbox.OutboxTable;
 import io.orderflow.postgres.PostgresDatabase;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,9 +17,6 @@ import java.util.List;
  * <p>The sampler thread writes, other threads read {@link #samples()}: thread-safe.
  */
 final class BacklogSampler implements AutoCloseable {
-    private static final String QUERY = "SELECT count(*), coalesce(extract(epoch FROM clock_timestamp()"
-            + " - min(created_at)) * 1000, 0) FROM outbox WHERE published_at IS NULL AND quarantined_at IS NULL";
-
     private final Connection connection;
     private final List<Sample> samples = new ArrayList<>(); // guarded by this
     private final Thread thread;
@@ -48,14 +45,16 @@ final class BacklogSampler implements AutoCloseable {
 
     private void sampleLoop() {
         long next = System.currentTimeMillis();
-        try (Statement statement = connection.createStatement()) {
+        try {
+            OutboxTable outbox = new OutboxTable(connection);
             while (!stopping) {
-                try (ResultSet row = statement.executeQuery(QUERY)) {
-                    row.next();
-                    Sample sample = new Sample(System.currentTimeMillis(), row.getLong(1), row.getDouble(2));
-                    synchronized (this) {
-                        samples.add(sample);
-                    }
+                OutboxBacklog backlog = outbox.backlog();
+                Sample sample = new Sample(
+                        System.currentTimeMillis(),
+                        backlog.pendingRows(),
+                        backlog.oldestPendingAge().toNanos() / 1e6);
+                synchronized (this) {
+                    samples.add(sample);
                 }
                 next += 1000;
                 long sleep = next - System.currentTimeMillis();
@@ -86,11 +85,15 @@ final class BacklogSampler implements AutoCloseable {
         if (e != null) {
             throw new SQLException("Sampling the outbox backlog failed: " + e.getMessage(), e);
         }
-        try (Statement statement = connection.createStatement();
-                ResultSet row = statement.executeQuery(QUERY)) {
-            row.next();
-            return new Sample(System.currentTimeMillis(), row.getLong(1), row.getDouble(2));
-        }
+        return read(new OutboxTable(connection));
+    }
+
+    private static Sample read(OutboxTable outbox) throws SQLException {
+        OutboxBacklog backlog = outbox.backlog();
+        return new Sample(
+                System.currentTimeMillis(),
+                backlog.pendingRows(),
+                backlog.oldestPendingAge().toNanos() / 1e6);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.orderflow.ops.bench.platform;
 
+import io.orderflow.consumer.ProcessedEvents;
 import io.orderflow.ops.bench.BenchCommandLine;
 import io.orderflow.ops.bench.Directories;
 import io.orderflow.ops.bench.SmtpSink;
@@ -10,6 +11,10 @@ import io.orderflow.ops.bench.orders.OrderEventsReader;
 import io.orderflow.ops.bench.orders.OrdersTopic;
 import io.orderflow.ops.load.LatencySamples;
 import io.orderflow.ops.load.OpenLoopLoad;
+import io.orderflow.ops.load.PrometheusText;
+import io.orderflow.ops.load.WallClock;
+import io.orderflow.outbox.OutboxPublication;
+import io.orderflow.outbox.OutboxTable;
 import io.orderflow.postgres.PostgresDatabase;
 import io.orderflow.process.ApacheKafkaLauncher;
 import io.orderflow.process.BrokerLauncher;
@@ -22,9 +27,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -58,9 +61,10 @@ import java.util.function.DoubleSupplier;
  *       and mean in the window, and its growth (least-squares slope, records/s), as an operator reads it;
  *   <li>per group, whether it kept up: its accepted -> processed delay did not grow over the window ({@link
  *       DelayTrend}), and it processed every order within the drain;
- *   <li>accepted -> processed: from the 201's arrival at the load generator to the {@code processed_at} of the order's
- *       {@code OrderCreated} in each service's processed-events table (written in the transaction that applied it;
- *       same machine, same clock), per service and for all three (the last of the three), p50 / p99 / max;
+ *   <li>accepted -> processed: from the 201's arrival at the load generator to when each service applied the order's
+ *       {@code OrderCreated}, as event-consumer's own reader of its processed events tells it (written in the
+ *       transaction that applied it; same machine, same clock), per service and for all three (the last of the three),
+ *       p50 / p99 / max;
  *   <li>where accepted -> processed went ({@link #STAGES}), and each consumer's batches in the window ({@link
  *       ConsumerBatches}): records per batch, time per batch and the share of the window it was busy;
  *   <li>the CPU each process used in the window, and per accepted order; the broker's resident memory at the end of
@@ -73,9 +77,7 @@ import java.util.function.DoubleSupplier;
 public final class PlatformBenchmark {
     static final List<String> CONSUMERS = List.of("inventory-service", "notification-service", "analytics-service");
     private static final Duration START_DELAY = Duration.ofMillis(200);
-    private static final String PROCESSED_CREATED =
-            "SELECT event_id, (extract(epoch FROM processed_at) * 1000000)::bigint"
-                    + " FROM processed_events WHERE event_type = 'OrderCreated'";
+    private static final String CREATED = "OrderCreated";
 
     private final PlatformBenchOptions options;
     private final Path services;
@@ -330,7 +332,7 @@ public final class PlatformBenchmark {
                     batches,
                     relay,
                     new RunFigures.BrokerMemory(brokerRss, running.peakRssMiB()),
-                    mails(databases.get("notification-service")));
+                    mails(started.get("notification-service")));
             figures.print(System.out, loaded, duration);
             return figures;
         }
@@ -354,14 +356,15 @@ public final class PlatformBenchmark {
     private long awaitDrained(Map<String, PostgresDatabase> databases, long measureTo) throws Exception {
         long deadline = measureTo + options.drain().toNanos();
         while (true) {
-            long written = count(
-                    databases.get("order-service"), "SELECT count(*) FROM outbox WHERE event_type = 'OrderCreated'");
+            long written;
+            try (Connection connection = databases.get("order-service").connect()) {
+                written = new OutboxTable(connection).count(CREATED);
+            }
             boolean all = true;
             for (String consumer : CONSUMERS) {
-                all &= count(
-                                databases.get(consumer),
-                                "SELECT count(*) FROM processed_events WHERE event_type = 'OrderCreated'")
-                        >= written;
+                try (Connection connection = databases.get(consumer).connect()) {
+                    all &= ProcessedEvents.count(connection, CREATED) >= written;
+                }
             }
             long now = System.nanoTime();
             if (all) {
@@ -403,27 +406,22 @@ public final class PlatformBenchmark {
             throws SQLException {
         Map<String, UUID> createdEvent = new HashMap<>();
         Map<String, Long> publishedAtMicros = new HashMap<>();
-        try (Connection connection = databases.get("order-service").connect();
-                Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery(
-                        "SELECT aggregate_id, event_id, (extract(epoch FROM published_at) * 1000000)::bigint"
-                                + " FROM outbox WHERE event_type = 'OrderCreated'")) {
-            while (rows.next()) {
-                createdEvent.put(rows.getString(1), rows.getObject(2, UUID.class));
-                long published = rows.getLong(3);
-                if (!rows.wasNull()) {
-                    publishedAtMicros.put(rows.getString(1), published);
+        try (Connection connection = databases.get("order-service").connect()) {
+            for (OutboxPublication row : new OutboxTable(connection).publications(CREATED)) {
+                createdEvent.put(row.aggregateId(), row.eventId());
+                if (row.publishedAt() != null) {
+                    publishedAtMicros.put(row.aggregateId(), WallClock.micros(row.publishedAt()));
                 }
             }
         }
         Map<String, Map<UUID, Long>> processed = new LinkedHashMap<>();
         for (String consumer : CONSUMERS) {
             Map<UUID, Long> at = new HashMap<>();
-            try (Connection connection = databases.get(consumer).connect();
-                    Statement statement = connection.createStatement();
-                    ResultSet rows = statement.executeQuery(PROCESSED_CREATED)) {
-                while (rows.next()) {
-                    at.put(rows.getObject(1, UUID.class), rows.getLong(2));
+            try (Connection connection = databases.get(consumer).connect()) {
+                for (ProcessedEvents.Applied applied : ProcessedEvents.applied(connection)) {
+                    if (applied.eventType().equals(CREATED)) {
+                        at.put(applied.eventId(), WallClock.micros(applied.processedAt()));
+                    }
                 }
             }
             processed.put(consumer, at);
@@ -476,26 +474,17 @@ public final class PlatformBenchmark {
         return new Processed(latencies, trends, stages);
     }
 
-    /** The notification service's mails by status (SENT, PENDING) at the end of the drain. */
-    private static Map<String, Long> mails(PostgresDatabase notifications) throws SQLException {
+    /**
+     * The notification service's mails sent and pending at the end of the drain, from its own metrics
+     * ({@code orderflow_notifications_sent_total}; {@code orderflow_notifications_pending}, counted every 5 s).
+     */
+    private static Map<String, Long> mails(ServiceProcess notifications) {
+        String metrics = notifications.metrics();
         Map<String, Long> byStatus = new LinkedHashMap<>();
-        try (Connection connection = notifications.connect();
-                Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery(
-                        "SELECT status, count(*) FROM notifications GROUP BY status ORDER BY status")) {
-            while (rows.next()) {
-                byStatus.put(rows.getString(1), rows.getLong(2));
-            }
-        }
+        byStatus.put("PENDING", (long) PrometheusText.value(metrics, "orderflow_notifications_pending", "")
+                .orElse(Double.NaN));
+        byStatus.put("SENT", (long) PrometheusText.value(metrics, "orderflow_notifications_sent_total", "")
+                .orElse(Double.NaN));
         return byStatus;
-    }
-
-    private static long count(PostgresDatabase database, String query) throws SQLException {
-        try (Connection connection = database.connect();
-                Statement statement = connection.createStatement();
-                ResultSet row = statement.executeQuery(query)) {
-            row.next();
-            return row.getLong(1);
-        }
     }
 }
