@@ -1,5 +1,6 @@
 package io.orderflow.ops.bench;
 
+import io.orderflow.ops.load.WholeNumber;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

@@ -6,6 +6,7 @@ import io.orderflow.broker.log.FlushPolicy;
 import io.orderflow.broker.log.LogConfig;
 import io.orderflow.broker.log.LogFiles;
 import io.orderflow.broker.log.PartitionLog;
+import io.orderflow.ops.load.WholeNumber;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

@@ -2,6 +2,7 @@ package io.orderflow.ops.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.orderflow.ops.load.WholeNumber;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -81,7 +82,7 @@ class BenchCommandLineTest {
         assertThat(CommandLineChecks.refused(FsyncLatencyBenchmark.commandLine(), "--append", "10"))
                 .contains("Unknown options: '--append', '10'", "Possible solutions: --appends");
         assertThat(CommandLineChecks.refused(FsyncLatencyBenchmark.commandLine(), "--size", "0"))
-                .contains("Invalid value for option '--size': must be positive, got 0");
+                .contains("Invalid value for option '--size': '0' is not a whole number above 0");
     }
 
     @Test

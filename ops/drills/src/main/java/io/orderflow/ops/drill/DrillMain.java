@@ -1,5 +1,6 @@
 package io.orderflow.ops.drill;
 
+import io.orderflow.ops.load.WholeNumber;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
@@ -8,7 +9,6 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -16,7 +16,6 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.TypeConversionException;
 
 /**
  * {@code ops/bin/drill NAME [options]}: runs one failure drill against a running platform and prints its report
@@ -94,7 +93,7 @@ public final class DrillMain implements Callable<Integer> {
                             names = "--orders",
                             paramLabel = "N",
                             defaultValue = "20",
-                            converter = Positive.class,
+                            converter = WholeNumber.Positive.class,
                             description = "orders of the drill (default: ${DEFAULT-VALUE})")
                     int orders,
             @Mixin DrillTargetOptions platform)
@@ -123,21 +122,21 @@ public final class DrillMain implements Callable<Integer> {
                             names = "--rate",
                             paramLabel = "N",
                             defaultValue = "20",
-                            converter = Positive.class,
+                            converter = WholeNumber.Positive.class,
                             description = "orders/s (default: ${DEFAULT-VALUE})")
                     int rate,
             @Option(
                             names = "--duration",
                             paramLabel = "SECONDS",
                             defaultValue = "60",
-                            converter = Positive.class,
+                            converter = WholeNumber.Positive.class,
                             description = "how long orders stream in, at least 3 (default: ${DEFAULT-VALUE})")
                     int duration,
             @Option(
                             names = "--down",
                             paramLabel = "SECONDS",
                             defaultValue = "10",
-                            converter = NotNegative.class,
+                            converter = WholeNumber.NotNegative.class,
                             description = "how long the broker stays down (default: ${DEFAULT-VALUE})")
                     int down,
             @Option(names = "--control", paramLabel = "URL|compose", description = CONTROL) String control,
@@ -175,14 +174,14 @@ public final class DrillMain implements Callable<Integer> {
                             names = "--rate",
                             paramLabel = "N",
                             defaultValue = "20",
-                            converter = Positive.class,
+                            converter = WholeNumber.Positive.class,
                             description = "orders/s (default: ${DEFAULT-VALUE})")
                     int rate,
             @Option(
                             names = "--duration",
                             paramLabel = "SECONDS",
                             defaultValue = "60",
-                            converter = Positive.class,
+                            converter = WholeNumber.Positive.class,
                             description = "how long orders stream in (default: ${DEFAULT-VALUE})")
                     int duration,
             @Option(names = "--control", paramLabel = "URL|compose", description = CONTROL) String control,
@@ -209,14 +208,14 @@ public final class DrillMain implements Callable<Integer> {
                             names = "--rate",
                             paramLabel = "N",
                             defaultValue = "20",
-                            converter = Positive.class,
+                            converter = WholeNumber.Positive.class,
                             description = "records/s (default: ${DEFAULT-VALUE})")
                     int rate,
             @Option(
                             names = "--phase",
                             paramLabel = "SECONDS",
                             defaultValue = "60",
-                            converter = Positive.class,
+                            converter = WholeNumber.Positive.class,
                             description = "each phase, at least the lag monitor's window (default: ${DEFAULT-VALUE})")
                     int phase,
             @Option(
@@ -246,21 +245,21 @@ public final class DrillMain implements Callable<Integer> {
                             names = "--per-version",
                             paramLabel = "N",
                             defaultValue = "10",
-                            converter = Positive.class,
+                            converter = WholeNumber.Positive.class,
                             description = "records of each version (default: ${DEFAULT-VALUE})")
                     int perVersion,
             @Option(
                             names = "--rate",
                             paramLabel = "N",
                             defaultValue = "10",
-                            converter = Positive.class,
+                            converter = WholeNumber.Positive.class,
                             description = "orders/s over HTTP meanwhile (default: ${DEFAULT-VALUE})")
                     int rate,
             @Option(
                             names = "--duration",
                             paramLabel = "SECONDS",
                             defaultValue = "30",
-                            converter = Positive.class,
+                            converter = WholeNumber.Positive.class,
                             description = "how long orders go in over HTTP, at least 3 (default: ${DEFAULT-VALUE})")
                     int duration,
             @Mixin DrillTargetOptions platform)
@@ -290,27 +289,27 @@ public final class DrillMain implements Callable<Integer> {
                             names = "--rate",
                             paramLabel = "N",
                             defaultValue = "20",
-                            converter = Positive.class,
+                            converter = WholeNumber.Positive.class,
                             description = "orders/s (default: ${DEFAULT-VALUE})")
                     int rate,
             @Option(
                             names = "--per-record",
                             paramLabel = "MILLIS",
-                            converter = Positive.class,
+                            converter = WholeNumber.Positive.class,
                             description = "the slow consumer's time per record (default: 2000/rate, half the rate)")
                     Integer perRecord,
             @Option(
                             names = "--calm",
                             paramLabel = "SECONDS",
                             defaultValue = "20",
-                            converter = Positive.class,
+                            converter = WholeNumber.Positive.class,
                             description = "before and after the slowdown (default: ${DEFAULT-VALUE})")
                     int calm,
             @Option(
                             names = "--slow",
                             paramLabel = "SECONDS",
                             defaultValue = "90",
-                            converter = Positive.class,
+                            converter = WholeNumber.Positive.class,
                             description =
                                     "the slowdown, longer than the lag monitor's window (default: ${DEFAULT-VALUE})")
                     int slow,
@@ -340,14 +339,14 @@ public final class DrillMain implements Callable<Integer> {
                             names = "--rate",
                             paramLabel = "N",
                             defaultValue = "20",
-                            converter = Positive.class,
+                            converter = WholeNumber.Positive.class,
                             description = "orders/s before and after (default: ${DEFAULT-VALUE})")
                     int rate,
             @Option(
                             names = "--factor",
                             paramLabel = "N",
                             defaultValue = "10",
-                            converter = Positive.class,
+                            converter = WholeNumber.Positive.class,
                             description = "the spike's rate as a multiple of --rate, at least 2"
                                     + " (default: ${DEFAULT-VALUE})")
                     int factor,
@@ -355,14 +354,14 @@ public final class DrillMain implements Callable<Integer> {
                             names = "--calm",
                             paramLabel = "SECONDS",
                             defaultValue = "20",
-                            converter = Positive.class,
+                            converter = WholeNumber.Positive.class,
                             description = "before and after the spike (default: ${DEFAULT-VALUE})")
                     int calm,
             @Option(
                             names = "--spike",
                             paramLabel = "SECONDS",
                             defaultValue = "20",
-                            converter = Positive.class,
+                            converter = WholeNumber.Positive.class,
                             description = "the spike (default: ${DEFAULT-VALUE})")
                     int spike,
             @Mixin DrillTargetOptions platform)
@@ -406,37 +405,5 @@ public final class DrillMain implements Callable<Integer> {
                 spec.subcommands().get(drill),
                 "No running ./run-platform found (.orderflow/platform.state); give --control URL, or --control"
                         + " compose for docker compose."));
-    }
-
-    /** A whole number above 0. */
-    static final class Positive implements ITypeConverter<Integer> {
-        @Override
-        public Integer convert(String value) {
-            try {
-                int number = Integer.parseInt(value);
-                if (number > 0) {
-                    return number;
-                }
-            } catch (NumberFormatException e) {
-                // reported below
-            }
-            throw new TypeConversionException("'" + value + "' is not a whole number above 0");
-        }
-    }
-
-    /** A whole number, 0 or more. */
-    static final class NotNegative implements ITypeConverter<Integer> {
-        @Override
-        public Integer convert(String value) {
-            try {
-                int number = Integer.parseInt(value);
-                if (number >= 0) {
-                    return number;
-                }
-            } catch (NumberFormatException e) {
-                // reported below
-            }
-            throw new TypeConversionException("'" + value + "' is not a whole number, 0 or more");
-        }
     }
 }

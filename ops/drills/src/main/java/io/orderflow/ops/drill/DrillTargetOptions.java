@@ -1,10 +1,8 @@
 package io.orderflow.ops.drill;
 
+import io.orderflow.ops.load.HttpUrl;
 import java.net.URI;
-import java.net.URISyntaxException;
-import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.TypeConversionException;
 
 /**
  * Where the platform is: the options every drill takes ({@code ops/bin/drill NAME --help} lists them), each defaulting
@@ -63,21 +61,5 @@ final class DrillTargetOptions {
     DrillTarget target() {
         return new DrillTarget(
                 orderService, inventoryService, notificationService, analyticsService, lagMonitor, bootstrapServers);
-    }
-
-    /** An http or https URL with a host. */
-    static final class HttpUrl implements ITypeConverter<URI> {
-        @Override
-        public URI convert(String value) {
-            try {
-                URI uri = new URI(value);
-                if (("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null) {
-                    return uri;
-                }
-            } catch (URISyntaxException e) {
-                // reported below
-            }
-            throw new TypeConversionException("'" + value + "' is not an http or https URL");
-        }
     }
 }

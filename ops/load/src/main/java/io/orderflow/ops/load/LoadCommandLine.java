@@ -1,7 +1,6 @@
 package io.orderflow.ops.load;
 
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -51,7 +50,7 @@ final class LoadCommandLine implements Callable<Integer> {
             names = "--rate",
             paramLabel = "N",
             defaultValue = "100",
-            converter = Positive.class,
+            converter = WholeNumber.Positive.class,
             description = "new orders per second (default: ${DEFAULT-VALUE})")
     private int rate;
 
@@ -59,7 +58,7 @@ final class LoadCommandLine implements Callable<Integer> {
             names = "--duration",
             paramLabel = "SECONDS",
             defaultValue = "60",
-            converter = Positive.class,
+            converter = WholeNumber.Positive.class,
             description = "how long to send (default: ${DEFAULT-VALUE})")
     private int durationSeconds;
 
@@ -100,7 +99,7 @@ final class LoadCommandLine implements Callable<Integer> {
             names = "--max-in-flight",
             paramLabel = "N",
             defaultValue = "256",
-            converter = Positive.class,
+            converter = WholeNumber.Positive.class,
             description = "new-order requests outstanding at most (default: ${DEFAULT-VALUE})")
     private int maxInFlight;
 
@@ -163,22 +162,6 @@ final class LoadCommandLine implements Callable<Integer> {
         }
     }
 
-    /** A whole number above 0. */
-    static final class Positive implements ITypeConverter<Integer> {
-        @Override
-        public Integer convert(String value) {
-            try {
-                int number = Integer.parseInt(value);
-                if (number > 0) {
-                    return number;
-                }
-            } catch (NumberFormatException e) {
-                // reported below
-            }
-            throw new TypeConversionException("'" + value + "' is not a whole number above 0");
-        }
-    }
-
     /** A probability from 0 to 1. */
     static final class Probability implements ITypeConverter<Double> {
         @Override
@@ -216,22 +199,6 @@ final class LoadCommandLine implements Callable<Integer> {
             } catch (IllegalArgumentException e) {
                 throw new TypeConversionException(e.getMessage());
             }
-        }
-    }
-
-    /** An http or https URL with a host. */
-    static final class HttpUrl implements ITypeConverter<URI> {
-        @Override
-        public URI convert(String value) {
-            try {
-                URI uri = new URI(value);
-                if (("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null) {
-                    return uri;
-                }
-            } catch (URISyntaxException e) {
-                // reported below
-            }
-            throw new TypeConversionException("'" + value + "' is not an http or https URL");
         }
     }
 }

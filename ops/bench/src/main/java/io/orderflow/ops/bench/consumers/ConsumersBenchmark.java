@@ -12,7 +12,7 @@ import io.orderflow.contracts.order.OrderPaid;
 import io.orderflow.contracts.order.OrderShipped;
 import io.orderflow.ops.bench.BenchCommandLine;
 import io.orderflow.ops.bench.Directories;
-import io.orderflow.ops.bench.WholeNumber;
+import io.orderflow.ops.load.WholeNumber;
 import io.orderflow.postgres.EmbeddedMode;
 import io.orderflow.postgres.LocalPostgres;
 import io.orderflow.postgres.PostgresDatabase;

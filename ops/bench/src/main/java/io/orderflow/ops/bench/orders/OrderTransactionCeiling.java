@@ -1,7 +1,7 @@
 package io.orderflow.ops.bench.orders;
 
 import io.orderflow.ops.bench.BenchCommandLine;
-import io.orderflow.ops.bench.WholeNumber;
+import io.orderflow.ops.load.WholeNumber;
 import io.orderflow.orders.service.PlacementBatch;
 import io.orderflow.outbox.AggregateLocks;
 import io.orderflow.outbox.HeldAggregateLocks;

@@ -2,7 +2,7 @@ package io.orderflow.ops.bench.orders;
 
 import io.orderflow.ops.bench.BenchCommandLine;
 import io.orderflow.ops.bench.BrokerName;
-import io.orderflow.ops.bench.WholeNumber;
+import io.orderflow.ops.load.WholeNumber;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;

@@ -3,7 +3,7 @@ package io.orderflow.ops.bench.platform;
 import io.orderflow.ops.bench.BenchCommandLine;
 import io.orderflow.ops.bench.BrokerName;
 import io.orderflow.ops.bench.Setting;
-import io.orderflow.ops.bench.WholeNumber;
+import io.orderflow.ops.load.WholeNumber;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

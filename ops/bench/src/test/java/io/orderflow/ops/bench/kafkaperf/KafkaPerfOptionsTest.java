@@ -72,7 +72,7 @@ class KafkaPerfOptionsTest {
     void countsMustBePositiveWholeNumbers() {
         assertThatThrownBy(() -> KafkaPerfOptions.parse("--runs", "0"))
                 .isInstanceOf(ParameterException.class)
-                .hasMessageContaining("option '--runs': must be positive, got 0");
+                .hasMessageContaining("option '--runs': '0' is not a whole number above 0");
         assertThatThrownBy(() -> KafkaPerfOptions.parse("--records", "1e6"))
                 .isInstanceOf(ParameterException.class)
                 .hasMessageContaining("option '--records': '1e6' is not a whole number");
@@ -81,10 +81,10 @@ class KafkaPerfOptionsTest {
                 .hasMessageContaining("option '--runs': '3000000000' is out of range");
         assertThatThrownBy(() -> KafkaPerfOptions.parse("--idle-seconds", "-1"))
                 .isInstanceOf(ParameterException.class)
-                .hasMessageContaining("option '--idle-seconds': must not be negative, got -1");
+                .hasMessageContaining("option '--idle-seconds': '-1' is not a whole number, 0 or more");
         assertThatThrownBy(() -> KafkaPerfOptions.parse("--sizes", "1024,-1"))
                 .isInstanceOf(ParameterException.class)
-                .hasMessageContaining("option '--sizes' (BYTES): must be positive, got -1");
+                .hasMessageContaining("option '--sizes' (BYTES): '-1' is not a whole number above 0");
     }
 
     @Test

@@ -68,7 +68,7 @@ class PlatformBenchOptionsTest {
     void refusesWhatItCannotRunNamingIt() {
         assertThatThrownBy(() -> PlatformBenchOptions.parse("--rates", "300,0"))
                 .isInstanceOf(ParameterException.class)
-                .hasMessageContaining("option '--rates' (N): must be positive, got 0");
+                .hasMessageContaining("option '--rates' (N): '0' is not a whole number above 0");
         assertThatThrownBy(() -> PlatformBenchOptions.parse("--rates", "fast"))
                 .hasMessageContaining("option '--rates' (N): 'fast' is not a whole number");
         assertThatThrownBy(() -> PlatformBenchOptions.parse("--rate", "600"))
