@@ -15,11 +15,11 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * A broker JVM started by a {@link BrokerLauncher} (for the platform, the benchmarks and the compatibility tests),
- * and what they read from it: its addresses, its pid and output, how long it took to answer its first request, its resident memory
- * ({@code VmRSS}, and the kernel's peak {@code VmHWM}, from {@code /proc/<pid>/status}) and the CPU time it has
- * used. Its stdout and stderr go to {@link #logFile()}.
+ * and what they read from it: its addresses, its pid and output, how long it took to answer its first request, its
+ * resident memory ({@code VmRSS}, and the kernel's peak {@code VmHWM}, from {@code /proc/<pid>/status}) and the CPU
+ * time it has used. Its stdout and stderr go to {@link #logFile()}.
  *
- * <p>Not thread-safe.
+ * <p>Thread-safe as {@link ChildProcess} is: its own fields are final.
  */
 public final class RunningBroker implements AutoCloseable {
     public static final String HOST = "127.0.0.1";
