@@ -62,6 +62,14 @@ class ComposeFileTest {
         return value == null ? Map.of() : (Map<String, Object>) value;
     }
 
+    /** The root pom's kafka.version. */
+    private static String kafkaVersion() throws IOException {
+        Matcher version = Pattern.compile("<kafka\\.version>([^<]+)</kafka\\.version>")
+                .matcher(Files.readString(ROOT.resolve("pom.xml")));
+        assertThat(version.find()).as("kafka.version in pom.xml").isTrue();
+        return version.group(1);
+    }
+
     @SuppressWarnings("unchecked")
     private static List<String> list(Object value) {
         return value == null
@@ -255,7 +263,9 @@ class ComposeFileTest {
                     .containsEntry("KAFKA_DEFAULT_REPLICATION_FACTOR", 3)
                     .containsEntry("KAFKA_MIN_INSYNC_REPLICAS", 2)
                     .containsEntry("KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR", 3);
-            assertThat(String.valueOf(node.get("image"))).startsWith("apache/kafka:4.4");
+            assertThat(String.valueOf(node.get("image")))
+                    .as("the Kafka profile runs the release the build anchors on (kafka.version in pom.xml)")
+                    .isEqualTo("apache/kafka:" + kafkaVersion());
         }
         assertThat(list(services.get("log-broker").get("profiles"))).containsExactly("log-broker");
         String env = Files.readString(ROOT.resolve(".env"));

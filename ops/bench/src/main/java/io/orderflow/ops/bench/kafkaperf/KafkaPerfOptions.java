@@ -24,8 +24,8 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         sortSynopsis = false,
         description = {
-            "Our broker against Apache Kafka 4.4.0, both measured in the same run with Kafka's own perf tools"
-                    + " (ProducerPerformance, ConsumerPerformance, EndToEndLatency from kafka-tools 4.4.0). Prints its"
+            "Our broker against Apache Kafka (the release the build anchors on, named in the output), both measured in the same run with Kafka's own perf tools"
+                    + " (ProducerPerformance, ConsumerPerformance, EndToEndLatency from its kafka-tools). Prints its"
                     + " figures and a table of medians with ratios; see docs/benchmarks.md.",
             ""
         },

@@ -28,7 +28,7 @@ import picocli.CommandLine.TypeConversionException;
         description = {
             "The order path end to end on this machine, with everything on it: POST /orders at a fixed rate (open loop)"
                     + " against the packaged order-service, its outbox in PostgreSQL, the packaged outbox-relay"
-                    + " publishing to our broker, and the same with the relay pointed at Apache Kafka 4.4.0, in the"
+                    + " publishing to our broker, and the same with the relay pointed at Apache Kafka (the anchor release), in the"
                     + " same run. Prints every run's figures, then a table of medians with ratios ours / Kafka; see"
                     + " docs/benchmarks.md.",
             ""

@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
         sortSynopsis = false,
         description = {
             "The whole platform on this machine under POST /orders at fixed rates (open loop), once on our broker and"
-                    + " once on Apache Kafka 4.4.0, alternating, with the same packaged services. Prints per"
+                    + " once on Apache Kafka (the anchor release), alternating, with the same packaged services. Prints per"
                     + " measurement the accepted rate, each consumer group's lag, accepted -> processed latencies and"
                     + " their stages, CPU per order per process and the broker's RSS, then per rate a table of medians"
                     + " with ratios and the highest rate each broker sustained; see docs/benchmarks.md. A settling"
