@@ -136,7 +136,7 @@ public final class ApacheKafkaLauncher implements BrokerLauncher {
         }
         Files.createDirectories(runDir);
         Path dataDir = runDir.resolve("data").toAbsolutePath();
-        List<Integer> ports = BrokerLauncher.freeLoopbackPorts(2);
+        List<Integer> ports = ChildProcesses.freeLoopbackPorts(2);
         int port = ports.get(0);
         int controllerPort = ports.get(1);
         Path properties = runDir.resolve("server.properties");

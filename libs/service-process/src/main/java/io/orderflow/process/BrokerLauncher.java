@@ -1,12 +1,7 @@
 package io.orderflow.process;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 
 /** Starts one kind of broker as a child JVM on free loopback ports, with its data under a given directory. */
 public sealed interface BrokerLauncher permits ApacheKafkaLauncher, OrderflowBrokerLauncher {
@@ -28,28 +23,4 @@ public sealed interface BrokerLauncher permits ApacheKafkaLauncher, OrderflowBro
      * afterwards) and returns once it answers requests; its output goes to {@code logFile}.
      */
     RunningBroker start(Path runDir, Path logFile) throws IOException;
-
-    /** {@code count} distinct ports free on the loopback interface right now. */
-    static List<Integer> freeLoopbackPorts(int count) {
-        List<ServerSocket> sockets = new ArrayList<>();
-        try {
-            List<Integer> ports = new ArrayList<>();
-            for (int i = 0; i < count; i++) {
-                ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(RunningBroker.HOST));
-                sockets.add(socket);
-                ports.add(socket.getLocalPort());
-            }
-            return ports;
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot find free loopback ports", e);
-        } finally {
-            for (ServerSocket socket : sockets) {
-                try {
-                    socket.close();
-                } catch (IOException ignored) {
-                    // the port is released either way
-                }
-            }
-        }
-    }
 }

@@ -8,6 +8,7 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.Set;
@@ -103,11 +104,34 @@ public final class ChildProcesses {
 
     /** A port free on the loopback interface at the time of the call. */
     public static int freeLoopbackPort() {
-        try (ServerSocket socket = new ServerSocket()) {
-            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-            return socket.getLocalPort();
+        return freeLoopbackPorts(1).getFirst();
+    }
+
+    /**
+     * {@code count} distinct ports free on the loopback interface at the time of the call: each is held until all
+     * are found, so no two are the same.
+     */
+    public static List<Integer> freeLoopbackPorts(int count) {
+        List<ServerSocket> sockets = new ArrayList<>();
+        try {
+            List<Integer> ports = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                ServerSocket socket = new ServerSocket();
+                sockets.add(socket);
+                socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+                ports.add(socket.getLocalPort());
+            }
+            return ports;
         } catch (IOException e) {
             throw new UncheckedIOException("No free loopback port", e);
+        } finally {
+            for (ServerSocket socket : sockets) {
+                try {
+                    socket.close();
+                } catch (IOException ignored) {
+                    // the port is released either way
+                }
+            }
         }
     }
 

@@ -113,8 +113,9 @@ public final class OrderflowBrokerLauncher implements BrokerLauncher {
         if (pidFile != null) {
             ChildProcesses.reclaimOrphan(pidFile, MAIN_CLASS);
         }
-        int port = addresses.port() == 0 ? ChildProcesses.freeLoopbackPort() : addresses.port();
-        int metricsPort = addresses.metricsPort() == 0 ? ChildProcesses.freeLoopbackPort() : addresses.metricsPort();
+        List<Integer> free = ChildProcesses.freeLoopbackPorts(2);
+        int port = addresses.port() == 0 ? free.get(0) : addresses.port();
+        int metricsPort = addresses.metricsPort() == 0 ? free.get(1) : addresses.metricsPort();
         List<String> command = new ArrayList<>();
         command.add(ChildProcesses.java());
         command.addAll(jvmOptions);
