@@ -2,14 +2,14 @@ package io.orderflow.ops.bench.kafkaperf;
 
 import io.orderflow.ops.bench.BenchCommandLine;
 import io.orderflow.ops.bench.BrokerName;
-import io.orderflow.ops.bench.Setting;
+import io.orderflow.ops.bench.BrokerSettings;
 import io.orderflow.ops.load.WholeNumber;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -87,28 +87,8 @@ final class KafkaPerfOptions {
             description = "${COMPLETION-CANDIDATES} or both, to investigate one alone (default: ${DEFAULT-VALUE})")
     private List<String> brokers;
 
-    @Option(
-            names = "--our-settings",
-            paramLabel = "K=V",
-            split = ",",
-            converter = Setting.class,
-            description = {
-                "extra settings for our broker (ops/bin/run-broker --help), to investigate a gap; the figures are then"
-                        + " not the default broker's, and the header says so (default: none)",
-                "e.g. log.flush.interval.messages=9223372036854775807: no fsync"
-            })
-    private List<String> ourSettings = new ArrayList<>();
-
-    @Option(
-            names = "--kafka-settings",
-            paramLabel = "K=V",
-            split = ",",
-            converter = Setting.class,
-            description = {
-                "extra lines for Apache Kafka's server.properties (default: none)",
-                "e.g. log.flush.interval.messages=1: Kafka with our durability (fsync before acknowledging)"
-            })
-    private List<String> kafkaSettings = new ArrayList<>();
+    @Mixin
+    private BrokerSettings settings = new BrokerSettings();
 
     @Option(
             names = {"-h", "--help"},
@@ -216,12 +196,12 @@ final class KafkaPerfOptions {
 
     /** Extra {@code KEY=VALUE} settings for our broker. */
     List<String> ourSettings() {
-        return List.copyOf(ourSettings);
+        return settings.ours();
     }
 
     /** Extra {@code KEY=VALUE} lines for Apache Kafka's {@code server.properties}. */
     List<String> kafkaSettings() {
-        return List.copyOf(kafkaSettings);
+        return settings.kafka();
     }
 
     /** The command that measured these figures, as printed beside them: as given, minus what the script passes. */

@@ -1,7 +1,7 @@
 package io.orderflow.ops.bench.orders;
 
 import io.orderflow.ops.bench.BenchCommandLine;
-import io.orderflow.ops.bench.BrokerName;
+import io.orderflow.ops.bench.OpenLoopWindow;
 import io.orderflow.ops.load.WholeNumber;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,6 +11,7 @@ import java.util.List;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -52,26 +53,8 @@ final class OrdersBenchOptions {
                     + " (default: ${DEFAULT-VALUE})")
     private int rate;
 
-    @Option(
-            names = "--duration-seconds",
-            paramLabel = "N",
-            defaultValue = "60",
-            converter = WholeNumber.Positive.class,
-            description = "the measured window, after the warm-up (default: ${DEFAULT-VALUE})")
-    private int durationSeconds;
-
-    /**
-     * The default is long because the JIT is: measured at 2,000 orders/s, the JVMs' compiler threads still took 0.57 of
-     * the 2 cores 50-60 s after start (order-service alone 0.40) and none 110-120 s after.
-     */
-    @Option(
-            names = "--warmup-seconds",
-            paramLabel = "N",
-            defaultValue = "120",
-            converter = WholeNumber.NotNegative.class,
-            description = "load at the same rate before the window, not measured (JIT, connection pools, caches)"
-                    + " (default: ${DEFAULT-VALUE})")
-    private int warmupSeconds;
+    @Mixin
+    private OpenLoopWindow window = new OpenLoopWindow();
 
     @Option(
             names = "--drain-seconds",
@@ -90,33 +73,6 @@ final class OrdersBenchOptions {
             description =
                     "starts of each broker's stack; brokers alternate which goes first (default: ${DEFAULT-VALUE})")
     private int runs;
-
-    @Option(
-            names = "--brokers",
-            paramLabel = "BROKER",
-            split = ",",
-            defaultValue = "ours,kafka",
-            converter = BrokerName.class,
-            completionCandidates = BrokerName.class,
-            description = "${COMPLETION-CANDIDATES} or both, in the order of run 1 (default: ${DEFAULT-VALUE})")
-    private List<String> brokers;
-
-    @Option(
-            names = "--partitions",
-            paramLabel = "N",
-            defaultValue = "6",
-            converter = WholeNumber.Positive.class,
-            description = "partitions of the orders topic (default: ${DEFAULT-VALUE})")
-    private int partitions;
-
-    @Option(
-            names = "--max-in-flight",
-            paramLabel = "N",
-            defaultValue = "512",
-            converter = WholeNumber.Positive.class,
-            description = "requests outstanding at most; a request due while this many are outstanding is not sent and"
-                    + " counted as \"not sent\" (the service is not keeping up) (default: ${DEFAULT-VALUE})")
-    private int maxInFlight;
 
     @Option(
             names = "--idempotency-keys",
@@ -194,6 +150,11 @@ final class OrdersBenchOptions {
         private Path relay;
     }
 
+    /** The window, its warm-up, the brokers, the partitions and the bound on outstanding requests. */
+    OpenLoopWindow window() {
+        return window;
+    }
+
     /**
      * {@code args} read into a new instance.
      *
@@ -210,16 +171,6 @@ final class OrdersBenchOptions {
         return rate;
     }
 
-    /** The measured window, after the warm-up. */
-    Duration duration() {
-        return Duration.ofSeconds(durationSeconds);
-    }
-
-    /** Load at the same rate before the window, not measured (JIT, connection pools, caches). */
-    Duration warmup() {
-        return Duration.ofSeconds(warmupSeconds);
-    }
-
     /** After the last request, how long to wait for the relay to publish every accepted order. */
     Duration drain() {
         return Duration.ofSeconds(drainSeconds);
@@ -228,24 +179,6 @@ final class OrdersBenchOptions {
     /** How many times each broker's stack is started and measured; brokers alternate which goes first. */
     int runs() {
         return runs;
-    }
-
-    /** Which brokers, in the order of run 1: {@code ours}, {@code kafka}, or both. */
-    List<String> brokers() {
-        return List.copyOf(brokers);
-    }
-
-    /** Partitions of the {@code orders} topic. */
-    int partitions() {
-        return partitions;
-    }
-
-    /**
-     * Requests the load generator keeps outstanding at most, so that an overloaded service cannot make the generator
-     * open sockets without bound.
-     */
-    int maxInFlight() {
-        return maxInFlight;
     }
 
     /** Whether each request carries its own {@code Idempotency-Key} header. */

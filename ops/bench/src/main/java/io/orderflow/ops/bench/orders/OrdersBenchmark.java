@@ -75,7 +75,7 @@ public final class OrdersBenchmark {
     private static int run(OrdersBenchOptions options) throws Exception {
         Runtime.getRuntime().addShutdownHook(new Thread(ChildProcesses::stopAll, "stop-services-and-brokers"));
         Map<String, BrokerLauncher> launchers = new LinkedHashMap<>();
-        for (String broker : options.brokers()) {
+        for (String broker : options.window().brokers()) {
             launchers.put(
                     broker,
                     broker.equals("ours")
@@ -113,13 +113,13 @@ public final class OrdersBenchmark {
                         + " alternating brokers; topic %s with %d partitions; at most %d requests outstanding;"
                         + " Idempotency-Key %s%n",
                 options.rate(),
-                options.warmup().toSeconds(),
-                options.duration().toSeconds(),
+                options.window().warmup().toSeconds(),
+                options.window().duration().toSeconds(),
                 options.drain().toSeconds(),
                 options.runs(),
                 OrdersTopic.NAME,
-                options.partitions(),
-                options.maxInFlight(),
+                options.window().partitions(),
+                options.window().maxInFlight(),
                 options.idempotencyKeys() ? "on every request" : "not sent");
         System.out.printf(
                 "machine: %s; load average %s; started %s%n", Machine.describe(), Machine.loadAverage(), Instant.now());
@@ -149,7 +149,7 @@ public final class OrdersBenchmark {
             database = postgres.freshDatabase(label);
             System.out.println("  database " + database.databaseName() + ": " + postgres.describe(database));
             try (RunningBroker running = launcher.start(runDir, logDir.resolve(label + "-broker.log"))) {
-                OrdersTopic.create(running.bootstrapServers(), options.partitions());
+                OrdersTopic.create(running.bootstrapServers(), options.window().partitions());
                 System.out.printf(
                         Locale.ROOT,
                         "  broker answered in %.0f ms; topic %s created%n",
@@ -201,7 +201,7 @@ public final class OrdersBenchmark {
                 // One generator per start, closed before the services (resources close in reverse): its event loop
                 // and idle connections must not outlive the service they were talking to and cost CPU in the next run.
                 OpenLoopLoad load = new OpenLoopLoad(
-                        orders.baseUri(), options.rate(), options.maxInFlight(), options.idempotencyKeys())) {
+                        orders.baseUri(), options.rate(), options.window().maxInFlight(), options.idempotencyKeys())) {
             System.out.printf(
                     Locale.ROOT,
                     "  order-service ready in %.1f s, outbox-relay ready in %.1f s%n",
@@ -223,11 +223,11 @@ public final class OrdersBenchmark {
             processes.put("driver", () -> CpuTime.processSeconds(self));
 
             long start = System.nanoTime() + START_DELAY.toNanos();
-            long measureFrom = start + options.warmup().toNanos();
-            long measureTo = measureFrom + options.duration().toNanos();
+            long measureFrom = start + options.window().warmup().toNanos();
+            long measureTo = measureFrom + options.window().duration().toNanos();
             long wallOffsetMillis = System.currentTimeMillis() - System.nanoTime() / 1_000_000;
-            CompletableFuture<OpenLoopLoad.Result> loadDone =
-                    load.runInBackground(start, options.warmup(), options.duration());
+            CompletableFuture<OpenLoopLoad.Result> loadDone = load.runInBackground(
+                    start, options.window().warmup(), options.window().duration());
             OpenLoopLoad.sleepUntil(measureFrom);
             CpuTime.Reading cpuFrom = CpuTime.Reading.take(processes);
             OpenLoopLoad.sleepUntil(measureTo);
@@ -303,7 +303,7 @@ public final class OrdersBenchmark {
         });
         LatencySamples.Summary readable = upper.summary();
         LatencySamples.Summary readableLower = lower.summary();
-        double seconds = options.duration().toNanos() / 1e9;
+        double seconds = options.window().duration().toNanos() / 1e9;
         return new RunResult(
                 broker,
                 options.rate(),
@@ -334,7 +334,7 @@ public final class OrdersBenchmark {
             OrderEventsReader reader,
             String relayMetrics,
             String ordersMetrics) {
-        double seconds = options.duration().toSeconds();
+        double seconds = options.window().duration().toSeconds();
         System.out.printf(
                 Locale.ROOT,
                 "  load: %,d requests due in the %d s window, %,d accepted (%.1f/s), %,d failed %s, %,d not sent"
@@ -346,7 +346,7 @@ public final class OrdersBenchmark {
                 loaded.failed(),
                 loaded.failures(),
                 loaded.notSent(),
-                options.maxInFlight(),
+                options.window().maxInFlight(),
                 loaded.unanswered(),
                 loaded.warmupAccepted());
         loaded.failureDetails().forEach((kind, detail) -> System.out.printf("    first %s: %s%n", kind, detail));

@@ -1,15 +1,15 @@
 package io.orderflow.ops.bench.platform;
 
 import io.orderflow.ops.bench.BenchCommandLine;
-import io.orderflow.ops.bench.BrokerName;
-import io.orderflow.ops.bench.Setting;
+import io.orderflow.ops.bench.BrokerSettings;
+import io.orderflow.ops.bench.OpenLoopWindow;
 import io.orderflow.ops.load.WholeNumber;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -52,26 +52,8 @@ final class PlatformBenchOptions {
                     + " with is found (default: ${DEFAULT-VALUE})")
     private List<Integer> rates;
 
-    @Option(
-            names = "--duration-seconds",
-            paramLabel = "N",
-            defaultValue = "60",
-            converter = WholeNumber.Positive.class,
-            description = "the measured window, after the warm-up (default: ${DEFAULT-VALUE})")
-    private int durationSeconds;
-
-    /**
-     * The JIT compilers of seven JVMs, pools, the groups' first fetches: on two cores the compilers are busy for most of
-     * the first two minutes; a 30 s warm-up capped the platform near 1,400 orders/s where a 120 s one sustains 2,000
-     * (docs/benchmarks.md).
-     */
-    @Option(
-            names = "--warmup-seconds",
-            paramLabel = "N",
-            defaultValue = "120",
-            converter = WholeNumber.NotNegative.class,
-            description = "load at the same rate before the window, not measured (default: ${DEFAULT-VALUE})")
-    private int warmupSeconds;
+    @Mixin
+    private OpenLoopWindow window = new OpenLoopWindow();
 
     @Option(
             names = "--drain-seconds",
@@ -91,56 +73,8 @@ final class PlatformBenchOptions {
                     + " alternating which goes first (default: ${DEFAULT-VALUE})")
     private int runs;
 
-    @Option(
-            names = "--brokers",
-            paramLabel = "BROKER",
-            split = ",",
-            defaultValue = "ours,kafka",
-            converter = BrokerName.class,
-            completionCandidates = BrokerName.class,
-            description = "${COMPLETION-CANDIDATES} or both, in the order of run 1 (default: ${DEFAULT-VALUE})")
-    private List<String> brokers;
-
-    @Option(
-            names = "--partitions",
-            paramLabel = "N",
-            defaultValue = "6",
-            converter = WholeNumber.Positive.class,
-            description = "partitions of the orders topic (default: ${DEFAULT-VALUE}, as the platform creates it)")
-    private int partitions;
-
-    @Option(
-            names = "--max-in-flight",
-            paramLabel = "N",
-            defaultValue = "512",
-            converter = WholeNumber.Positive.class,
-            description = "requests outstanding at most; a request due while this many are outstanding is not sent and"
-                    + " counted as \"not sent\" (default: ${DEFAULT-VALUE})")
-    private int maxInFlight;
-
-    @Option(
-            names = "--our-settings",
-            paramLabel = "K=V",
-            split = ",",
-            converter = Setting.class,
-            description = {
-                "extra settings for our broker, to investigate a gap; figures taken so are not our broker's defaults,"
-                        + " and the header says so (default: none)",
-                "e.g. log.flush.interval.messages=9223372036854775807: acknowledge and expose records before they are"
-                        + " fsynced, as Kafka does by default"
-            })
-    private List<String> ourSettings = new ArrayList<>();
-
-    @Option(
-            names = "--kafka-settings",
-            paramLabel = "K=V",
-            split = ",",
-            converter = Setting.class,
-            description = {
-                "extra lines for Apache Kafka's server.properties (default: none)",
-                "e.g. log.flush.interval.messages=1: fsync before acknowledging, as ours does"
-            })
-    private List<String> kafkaSettings = new ArrayList<>();
+    @Mixin
+    private BrokerSettings settings = new BrokerSettings();
 
     @Option(
             names = {"-h", "--help"},
@@ -179,6 +113,11 @@ final class PlatformBenchOptions {
         private Path kafkaLib;
     }
 
+    /** The window, its warm-up, the brokers, the partitions and the bound on outstanding requests. */
+    OpenLoopWindow window() {
+        return window;
+    }
+
     /**
      * {@code args} read into a new instance.
      *
@@ -195,16 +134,6 @@ final class PlatformBenchOptions {
         return rates.stream().distinct().sorted().toList();
     }
 
-    /** The measured window, after the warm-up. */
-    Duration duration() {
-        return Duration.ofSeconds(durationSeconds);
-    }
-
-    /** Load at the same rate before the window, not measured. */
-    Duration warmup() {
-        return Duration.ofSeconds(warmupSeconds);
-    }
-
     /** After the window, how long to wait until every service has processed every order. */
     Duration drain() {
         return Duration.ofSeconds(drainSeconds);
@@ -215,29 +144,14 @@ final class PlatformBenchOptions {
         return runs;
     }
 
-    /** Which brokers, in the order of run 1: {@code ours}, {@code kafka}, or both. */
-    List<String> brokers() {
-        return List.copyOf(brokers);
-    }
-
-    /** Partitions of the {@code orders} topic. */
-    int partitions() {
-        return partitions;
-    }
-
-    /** Requests the load generator keeps outstanding at most. */
-    int maxInFlight() {
-        return maxInFlight;
-    }
-
     /** Extra {@code KEY=VALUE} settings for our broker. */
     List<String> ourSettings() {
-        return List.copyOf(ourSettings);
+        return settings.ours();
     }
 
     /** Extra {@code KEY=VALUE} lines for Apache Kafka's {@code server.properties}. */
     List<String> kafkaSettings() {
-        return List.copyOf(kafkaSettings);
+        return settings.kafka();
     }
 
     /** Logs, the embedded PostgreSQL's files and the brokers' data. */

@@ -102,7 +102,7 @@ public final class PlatformBenchmark {
     private static int run(PlatformBenchOptions options) throws Exception {
         Files.createDirectories(options.workDir().resolve("logs"));
         Map<String, BrokerLauncher> launchers = new LinkedHashMap<>();
-        for (String broker : options.brokers()) {
+        for (String broker : options.window().brokers()) {
             launchers.put(
                     broker,
                     broker.equals("ours")
@@ -112,7 +112,8 @@ public final class PlatformBenchmark {
         }
         Runtime.getRuntime().addShutdownHook(new Thread(ChildProcesses::stopAll, "stop-services-and-broker"));
         SmtpSink smtp = SmtpSink.start("127.0.0.1");
-        PlatformTable table = new PlatformTable(options.rates(), options.brokers(), options.runs());
+        PlatformTable table =
+                new PlatformTable(options.rates(), options.window().brokers(), options.runs());
         try (BenchPostgres postgres = BenchPostgres.start(options.workDir().resolve("postgres"), "on")) {
             PlatformBenchmark benchmark = new PlatformBenchmark(options, postgres, smtp);
             benchmark.printHeader(launchers);
@@ -172,13 +173,13 @@ public final class PlatformBenchmark {
                         + " up to %d s, %d runs of each rate on each broker; topic %s with %d partitions; consumer"
                         + " groups %s%n",
                 options.rates(),
-                options.maxInFlight(),
-                options.warmup().toSeconds(),
-                options.duration().toSeconds(),
+                options.window().maxInFlight(),
+                options.window().warmup().toSeconds(),
+                options.window().duration().toSeconds(),
                 options.drain().toSeconds(),
                 options.runs(),
                 OrdersTopic.NAME,
-                options.partitions(),
+                options.window().partitions(),
                 CONSUMERS);
         System.out.printf(
                 "machine: %s; load average %s; started %s%n", Machine.describe(), Machine.loadAverage(), Instant.now());
@@ -212,7 +213,7 @@ public final class PlatformBenchmark {
         }
         System.out.println("  databases: " + postgres.describe(databases.get("order-service")));
         try (RunningBroker running = launcher.start(brokerDir, logs.resolve(label + "-broker.log"))) {
-            OrdersTopic.create(running.bootstrapServers(), options.partitions());
+            OrdersTopic.create(running.bootstrapServers(), options.window().partitions());
             Map<String, ServiceProcess> started = new LinkedHashMap<>();
             try {
                 started.put("order-service", service("order-service", label, databases.get("order-service"), null));
@@ -266,11 +267,12 @@ public final class PlatformBenchmark {
             RunningBroker running)
             throws Exception {
         ServiceProcess orders = started.get("order-service");
-        Duration warmup = options.warmup();
-        Duration duration = options.duration();
+        Duration warmup = options.window().warmup();
+        Duration duration = options.window().duration();
         try (GroupLagSampler lag = GroupLagSampler.start(running.bootstrapServers(), OrdersTopic.NAME, CONSUMERS);
                 OrderEventsReader reader = OrderEventsReader.start(running.bootstrapServers(), OrdersTopic.NAME);
-                OpenLoopLoad load = new OpenLoopLoad(orders.baseUri(), rate, options.maxInFlight(), false)) {
+                OpenLoopLoad load = new OpenLoopLoad(
+                        orders.baseUri(), rate, options.window().maxInFlight(), false)) {
             lag.awaitStable(Duration.ofMinutes(2).toMillis());
             Map<String, DoubleSupplier> processes = new LinkedHashMap<>();
             started.forEach((name, process) -> processes.put(name, () -> CpuTime.processSeconds(process.pid())));

@@ -18,11 +18,11 @@ class OrdersBenchOptionsTest {
         OrdersBenchOptions options = OrdersBenchOptions.parse();
 
         assertThat(options.rate()).isEqualTo(2000);
-        assertThat(options.duration()).isEqualTo(Duration.ofSeconds(60));
-        assertThat(options.warmup()).isEqualTo(Duration.ofSeconds(120));
+        assertThat(options.window().duration()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(options.window().warmup()).isEqualTo(Duration.ofSeconds(120));
         assertThat(options.runs()).isEqualTo(3);
-        assertThat(options.brokers()).containsExactly("ours", "kafka");
-        assertThat(options.partitions()).isEqualTo(6);
+        assertThat(options.window().brokers()).containsExactly("ours", "kafka");
+        assertThat(options.window().partitions()).isEqualTo(6);
         assertThat(options.synchronousCommit()).isEqualTo("on");
         assertThat(options.idempotencyKeys()).isFalse();
         assertThat(options.command()).isEqualTo("ops/bin/bench/orders");
@@ -35,7 +35,7 @@ class OrdersBenchOptionsTest {
 
         assertThat(options.rate()).isEqualTo(1500);
         assertThat(options.runs()).isEqualTo(1);
-        assertThat(options.brokers()).isEqualTo(List.of("kafka"));
+        assertThat(options.window().brokers()).isEqualTo(List.of("kafka"));
         assertThat(options.workDir()).isEqualTo(Path.of("ops/bench/target/x"));
         assertThat(options.command()).isEqualTo("ops/bin/bench/orders --rate 1500 --runs 1 --brokers kafka");
     }

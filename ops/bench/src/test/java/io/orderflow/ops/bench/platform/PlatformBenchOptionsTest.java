@@ -18,12 +18,12 @@ class PlatformBenchOptionsTest {
         PlatformBenchOptions options = PlatformBenchOptions.parse();
 
         assertThat(options.rates()).containsExactly(600, 1200, 2000);
-        assertThat(options.brokers()).containsExactly("ours", "kafka");
-        assertThat(options.warmup()).isEqualTo(Duration.ofSeconds(120));
-        assertThat(options.duration()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(options.window().brokers()).containsExactly("ours", "kafka");
+        assertThat(options.window().warmup()).isEqualTo(Duration.ofSeconds(120));
+        assertThat(options.window().duration()).isEqualTo(Duration.ofSeconds(60));
         assertThat(options.drain()).isEqualTo(Duration.ofSeconds(120));
         assertThat(options.runs()).isEqualTo(1);
-        assertThat(options.partitions()).isEqualTo(6);
+        assertThat(options.window().partitions()).isEqualTo(6);
         assertThat(options.ourSettings()).isEmpty();
         assertThat(options.kafkaSettings()).isEmpty();
         assertThat(options.command()).isEqualTo("ops/bin/bench/platform");
@@ -47,7 +47,7 @@ class PlatformBenchOptionsTest {
 
         assertThat(options.rates()).containsExactly(200, 600);
         assertThat(options.runs()).isEqualTo(2);
-        assertThat(options.brokers()).isEqualTo(List.of("kafka"));
+        assertThat(options.window().brokers()).isEqualTo(List.of("kafka"));
         assertThat(options.services()).isEqualTo(Path.of("ops/bench/target/x/services"));
         assertThat(options.kafkaSettings()).containsExactly("log.flush.interval.messages=1");
         assertThat(options.ourSettings()).containsExactly("log.flush.interval.ms=10");
@@ -61,7 +61,7 @@ class PlatformBenchOptionsTest {
         PlatformBenchOptions options = PlatformBenchOptions.parse("--rates", "600,300,600", "--max-in-flight", "1,024");
 
         assertThat(options.rates()).containsExactly(300, 600);
-        assertThat(options.maxInFlight()).isEqualTo(1024);
+        assertThat(options.window().maxInFlight()).isEqualTo(1024);
     }
 
     @Test
