@@ -20,7 +20,7 @@ public record LaunchOptions(
         int brokerPort,
         int metricsPort,
         boolean services,
-        Path servicesHome,
+        Path applications,
         int orderServicePort,
         int relayPort,
         int consumerPortsFrom,
@@ -51,8 +51,12 @@ public record LaunchOptions(
 
     /** How many ports {@link #consumerPortsFrom} starts. */
     static final int CONSUMER_PORTS = 5;
-    /** Where the services' modules are (each at {@code <name>/target/quarkus-app}): the repository's root. */
-    public static final Path DEFAULT_SERVICES_HOME = Path.of(".");
+    /**
+     * Where the packaged applications are, each at {@code <artifactId>/quarkus-run.jar}: the build of this module
+     * unpacks them there from the services' {@code quarkus-app} zip artifacts. Relative to the repository's root,
+     * where {@code ./run-platform} runs the launcher.
+     */
+    public static final Path DEFAULT_APPLICATIONS = Path.of("ops", "platform", "target", "applications");
 
     /** Infrastructure only (broker and PostgreSQL), no services: what tests of the launcher itself start. */
     public LaunchOptions(
@@ -70,7 +74,7 @@ public record LaunchOptions(
                 brokerPort,
                 metricsPort,
                 false,
-                DEFAULT_SERVICES_HOME,
+                DEFAULT_APPLICATIONS,
                 DEFAULT_ORDER_SERVICE_PORT,
                 DEFAULT_RELAY_PORT,
                 DEFAULT_CONSUMER_PORTS_FROM,

@@ -266,10 +266,9 @@ public final class LocalPlatform implements AutoCloseable {
         return builder;
     }
 
-    /** A module's packaged application: the services at the repository's top, the lag monitor under {@code ops/}. */
+    /** A module's packaged application, as this module's build unpacked it. */
     private static Path quarkusApp(LaunchOptions options, String module) {
-        Path home = module.equals("lag-monitor") ? options.servicesHome().resolve("ops") : options.servicesHome();
-        return home.resolve(module).resolve("target/quarkus-app/quarkus-run.jar");
+        return options.applications().resolve(module).resolve("quarkus-run.jar");
     }
 
     private static void createTopics(String bootstrapServers, String... names) {

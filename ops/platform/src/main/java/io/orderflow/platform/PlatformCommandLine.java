@@ -256,7 +256,7 @@ final class PlatformCommandLine implements Callable<Integer> {
                 brokerPort,
                 metricsPort,
                 !noServices,
-                LaunchOptions.DEFAULT_SERVICES_HOME,
+                LaunchOptions.DEFAULT_APPLICATIONS,
                 orderServicePort,
                 relayPort,
                 consumerPortsFrom,

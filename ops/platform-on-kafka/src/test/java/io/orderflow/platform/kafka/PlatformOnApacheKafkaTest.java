@@ -99,7 +99,7 @@ class PlatformOnApacheKafkaTest {
                 0,
                 0,
                 true,
-                Path.of("..", ".."),
+                Path.of("..", "..").resolve(LaunchOptions.DEFAULT_APPLICATIONS),
                 0,
                 0,
                 0,
