@@ -3,7 +3,7 @@ package io.orderflow.consumer;
 /**
  * The record headers of retry and dead-letter records: the names SmallRye Reactive Messaging Kafka writes in its
  * {@code delayed-retry-topic} and {@code dead-letter-queue} failure strategies (version 4.33, the one Quarkus 3.33
- * ships), so that tools written for those read ours. Values are UTF-8 text.
+ * ships), so that tools written for those read ours, plus {@link #REDRIVE_COUNT}. Values are UTF-8 text on one line.
  */
 public final class FailureHeaders {
 
@@ -33,6 +33,13 @@ public final class FailureHeaders {
 
     public static final String DEAD_LETTER_PARTITION = "dead-letter-partition";
     public static final String DEAD_LETTER_OFFSET = "dead-letter-offset";
+
+    /**
+     * How many times the record's origin was re-driven from the dead-letter topic before this copy: absent (0) until
+     * the first re-drive, "1" on its copy and on whatever that copy becomes (a retry, a dead letter again). Ours, not
+     * SmallRye's; it keeps its name through retries and dead-lettering, which replace only their own prefixes.
+     */
+    public static final String REDRIVE_COUNT = "redrive-count";
 
     private FailureHeaders() {}
 }

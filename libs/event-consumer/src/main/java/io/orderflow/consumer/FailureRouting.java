@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -18,7 +19,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * Turns a record that failed into the record to send: to the next retry topic while retries remain and the failure
  * may pass, else to the dead-letter topic. The key and value are the original's byte for byte, so the key still
  * partitions it with its order; headers are the original's plus {@link FailureHeaders} (a record that already went
- * through retries keeps the first retry's original topic, partition, offset and timestamps). Thread-safe (immutable).
+ * through retries, or was re-driven, keeps its origin's topic, partition, offset and timestamps, and its re-drive
+ * count). Reasons are one line. Thread-safe (immutable).
  */
 public final class FailureRouting {
 
@@ -131,8 +133,19 @@ public final class FailureRouting {
         return text(record.headers(), name).orElse(fresh);
     }
 
-    private static String reason(Throwable failure) {
-        return failure.getMessage() == null ? failure.toString() : failure.getMessage();
+    /** The longest reason a header carries; a longer message is cut there and ends in "...". */
+    static final int MAX_REASON_LENGTH = 1_000;
+
+    private static final Pattern LINE_BREAKS_AND_CONTROLS = Pattern.compile("\\s*[\\p{Cc}\\u2028\\u2029]+\\s*");
+
+    /**
+     * {@code failure}'s message as one line: line breaks and other control characters become one space each run (a
+     * PostgreSQL error's "Detail:" line, a stack-like message), so that a log line or a table row per header holds.
+     */
+    static String reason(Throwable failure) {
+        String message = failure.getMessage() == null ? failure.toString() : failure.getMessage();
+        String line = LINE_BREAKS_AND_CONTROLS.matcher(message).replaceAll(" ").strip();
+        return line.length() <= MAX_REASON_LENGTH ? line : line.substring(0, MAX_REASON_LENGTH - 3) + "...";
     }
 
     private static Headers copyWithout(Headers source, String prefix) {

@@ -55,6 +55,11 @@ public record RetryTopics(String base, List<Duration> delays, int maxRetries) {
         return "dead-letter-topic-" + base;
     }
 
+    /** The re-drive log of {@link DeadLetterRedrive}: compacted, keyed by origin. */
+    public String redriveLogTopic() {
+        return "dead-letter-redrives-" + base;
+    }
+
     /** How long records of {@code topic} wait before they are tried, if it is one of these retry topics. */
     public Optional<Duration> delayOf(String topic) {
         if (!topic.startsWith(base + RETRY_INFIX)) {

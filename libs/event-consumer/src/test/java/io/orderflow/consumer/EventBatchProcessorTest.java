@@ -415,16 +415,19 @@ class EventBatchProcessorTest {
         assertThat(readAll(TOPICS.deadLetterTopic(), 1)).hasSize(1);
         failuresLeft.put("order-fixed", 0); // the fix
 
-        int copied = DeadLetterRedrive.redrive(broker.bootstrapServers(), TOPICS, Duration.ofSeconds(30));
+        int copied = DeadLetterRedrive.redrive(broker.bootstrapServers(), TOPICS, false, Duration.ofSeconds(30))
+                .copied();
         List<ConsumerRecord<String, byte[]>> retries = readAll(TOPICS.retryTopic(0), 2);
         ConsumerRecord<String, byte[]> redriven = retries.getLast();
         BatchOutcome outcome = processor.processWhenDue(List.of(redriven));
-        int again = DeadLetterRedrive.redrive(broker.bootstrapServers(), TOPICS, Duration.ofSeconds(30));
+        int again = DeadLetterRedrive.redrive(broker.bootstrapServers(), TOPICS, false, Duration.ofSeconds(30))
+                .copied();
 
         assertThat(copied).isEqualTo(1);
         assertThat(retries).hasSize(2);
         assertThat(header(redriven, FailureHeaders.RETRY_COUNT)).isNull();
         assertThat(header(redriven, FailureHeaders.DEAD_LETTER_REASON)).isNull();
+        assertThat(header(redriven, FailureHeaders.REDRIVE_COUNT)).isEqualTo("1");
         assertThat(outcome.applied()).isEqualTo(1);
         assertThat(effects()).containsExactly("order-fixed");
         assertThat(again).isZero();

@@ -2,11 +2,19 @@ package io.orderflow.ops.redrive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.orderflow.consumer.DeadLetter;
+import io.orderflow.consumer.DeadLetteredOrigin;
+import io.orderflow.consumer.FailureHeaders;
+import io.orderflow.consumer.RecordOrigin;
+import io.orderflow.consumer.RedriveReport;
 import io.orderflow.consumer.RetryTopics;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
@@ -68,6 +76,45 @@ class RedriveDeadLettersTest {
                 .isEqualTo(2);
         assertThat(err.toString())
                 .contains("Invalid value for option '--first-retry-delay': 'soon' is not a positive duration");
+    }
+
+    @Test
+    void listAndAgainTogetherAreRefused() {
+        assertThat(commandLine().execute("--group", "inventory-service", "--list", "--again"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--list copies nothing; --again is for a re-drive");
+    }
+
+    @Test
+    void theReportListsEachOriginOnceWithItsCopiesReDrivesStateAndLatestReason() {
+        RetryTopics topics = RetryTopics.of("inventory-service", List.of(Duration.ofSeconds(1)));
+        ConsumerRecord<String, byte[]> latest =
+                new ConsumerRecord<>(topics.deadLetterTopic(), 0, 5, "order-7", new byte[0]);
+        latest.headers()
+                .add(FailureHeaders.DEAD_LETTER_TOPIC, bytes("orders"))
+                .add(FailureHeaders.DEAD_LETTER_PARTITION, bytes("2"))
+                .add(FailureHeaders.DEAD_LETTER_OFFSET, bytes("41"))
+                .add(FailureHeaders.DEAD_LETTER_REASON, bytes("customerId holds U+0000"))
+                .add(FailureHeaders.REDRIVE_COUNT, bytes("1"));
+        DeadLetter letter = DeadLetter.of(latest);
+        RedriveReport report = new RedriveReport(
+                List.of(new DeadLetteredOrigin(
+                        letter.origin(), 2, letter, Optional.of(new RecordOrigin(topics.deadLetterTopic(), 0, 3)))),
+                2,
+                0);
+        StringWriter printed = new StringWriter();
+
+        RedriveDeadLetters.print(report, topics, new PrintWriter(printed, true));
+
+        assertThat(printed.toString().lines())
+                .first()
+                .isEqualTo("dead-letter-topic-inventory-service: 2 records, 1 original records");
+        assertThat(printed.toString().lines().skip(2).findFirst().orElseThrow().split(" {2,}"))
+                .containsExactly("orders-2@41", "order-7", "2", "1", "failed after redrive", "customerId holds U+0000");
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 
     private CommandLine commandLine() {
