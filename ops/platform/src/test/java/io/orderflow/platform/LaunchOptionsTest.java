@@ -31,7 +31,7 @@ class LaunchOptionsTest {
                 19092,
                 0,
                 true,
-                Path.of("."),
+                LaunchOptions.DEFAULT_APPLICATIONS,
                 18080,
                 18081,
                 18082,

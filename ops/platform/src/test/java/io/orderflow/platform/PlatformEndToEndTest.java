@@ -20,6 +20,8 @@ import io.orderflow.ops.drill.SchemaChangeDrill;
 import io.orderflow.ops.drill.ServiceControl;
 import io.orderflow.ops.drill.SlowConsumerDrill;
 import io.orderflow.ops.drill.TrafficSpikeDrill;
+import io.orderflow.ops.load.OpenLoopLoad;
+import io.orderflow.testing.HeadlessChromium;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -35,11 +37,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -359,8 +363,57 @@ class PlatformEndToEndTest {
      * targets pointed at this platform's ports: it scrapes every part, every alert rule and every Grafana panel's query
      * ({@code ops/deploy/grafana/dashboards}) evaluates, and every metric they name is exported by some part.
      */
+    /**
+     * The lag dashboard in a real browser while orders arrive at 20/s: the three groups, each on the six partitions of
+     * {@code orders}, and the retry and dead-letter topics, each dead-letter topic with records in it (the schema-change
+     * drill dead-lettered its 2.0 records). Its screenshot, {@code target/lag-dashboard.png}, is README's picture
+     * ({@code docs/images/lag-dashboard.png}); copy it there when the page changes.
+     */
     @Test
     @Order(9)
+    void theDashboardShowsTheThreeGroupsOnEveryPartitionOfOrdersAndTheirDeadLettersWhileOrdersArrive(
+            @TempDir Path profile) throws Exception {
+        Assumptions.assumeTrue(HeadlessChromium.installed(), HeadlessChromium.NOT_INSTALLED);
+        List<String> groups = List.of("inventory-service", "notification-service", "analytics-service");
+        try (OpenLoopLoad load = new OpenLoopLoad(service("order-service"), 20, 64, false);
+                HeadlessChromium browser = HeadlessChromium.open(profile, 1200, 1700)) {
+            CompletableFuture<OpenLoopLoad.Result> running =
+                    load.runInBackground(System.nanoTime(), Duration.ZERO, Duration.ofSeconds(20));
+            browser.get(service("lag-monitor").toString());
+
+            for (String group : groups) {
+                await().atMost(WITHIN).until(() -> {
+                    String partitions = browser.shown("div.group[data-group='" + group + "'] table.partitions");
+                    return IntStream.range(0, 6).allMatch(p -> partitions.contains("orders-" + p));
+                });
+            }
+            await().atMost(WITHIN)
+                    .until(() -> groups.stream()
+                            .allMatch(group -> deadLetters(browser.shown("#failure-topics"), group) > 0));
+            await().atMost(WITHIN).until(() -> load.acceptedSoFar() >= 100);
+            assertThat(browser.shown("#failure-topics")).contains("_retry_1000");
+            // Each group's chart draws a line per partition of orders and one for all its retry topics together.
+            assertThat(browser.shown("div.group[data-group='inventory-service'] .chart"))
+                    .contains("orders-5 (records)", "retry topics (records)");
+            browser.screenshot(Path.of("target", "lag-dashboard.png"));
+
+            OpenLoopLoad.Result result = running.get(2, TimeUnit.MINUTES);
+            assertThat(result.failed()).isZero();
+        }
+    }
+
+    /** The records the dashboard's retry and dead-letter table shows for {@code group}'s dead-letter topic. */
+    private static long deadLetters(String table, String group) {
+        return table.lines()
+                .map(line -> line.split("\\s+"))
+                .filter(cells -> cells.length == 2 && cells[0].equals("dead-letter-topic-" + group))
+                .mapToLong(cells -> Long.parseLong(cells[1].replace(",", "")))
+                .findFirst()
+                .orElse(0);
+    }
+
+    @Test
+    @Order(10)
     void prometheusScrapesEveryPartAndEveryMetricTheAlertRulesAndDashboardsNameIsExported(@TempDir Path prometheusDir)
             throws Exception {
         Path prometheus = Path.of("/usr/bin/prometheus");
@@ -479,7 +532,7 @@ class PlatformEndToEndTest {
      * SIGKILL 5 s into 15 s of 10 orders/s and started again 5 s later; nothing lost, nothing doubled.
      */
     @Test
-    @Order(10)
+    @Order(11)
     void theBrokerFailureDrillPasses() throws Exception {
         DrillReport report = new BrokerFailureDrill(
                         drillTarget(),
@@ -504,7 +557,7 @@ class PlatformEndToEndTest {
      * short version through the launcher's control port, a crash reported, a service started again, and {@code stop}.
      */
     @Test
-    @Order(11)
+    @Order(12)
     void statusLogsKillStartAndStopAnswerFromAnotherTerminalAndACrashedServiceIsReported() throws Exception {
         Path status = output.resolve("status.log");
         assertThat(launchers.command(status, "status"))
@@ -643,13 +696,16 @@ class PlatformEndToEndTest {
                 Map.of(
                         ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
                         state.broker().bootstrapServers(),
-                        ConsumerConfig.GROUP_ID_CONFIG,
-                        "e2e-" + UUID.randomUUID(),
                         ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
                         "earliest"),
                 new StringDeserializer(),
                 new ByteArrayDeserializer())) {
-            consumer.subscribe(List.of(Topics.INVENTORY));
+            // Assigned, not subscribed: no consumer group of the test's own shows on the lag dashboard.
+            List<TopicPartition> partitions = consumer.partitionsFor(Topics.INVENTORY).stream()
+                    .map(info -> new TopicPartition(info.topic(), info.partition()))
+                    .toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
             List<String> found = new ArrayList<>();
             await().atMost(WITHIN).until(() -> {
                 for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
