@@ -93,7 +93,7 @@ final class ReservationBook {
             }
         });
         if (!shortSkus.isEmpty()) {
-            String reason = "not enough stock of " + String.join(", ", shortSkus);
+            String reason = ShortStockReason.of(shortSkus);
             decide(orderId, REJECTED, reason, shortSkus);
             return Optional.of(new InventoryRejected(orderId, reason, shortSkus));
         }

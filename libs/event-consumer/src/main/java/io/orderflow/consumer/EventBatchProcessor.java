@@ -40,11 +40,16 @@ import org.jboss.logging.Logger;
  * skipped as duplicates (a failed record's id was rolled back with its effect, so it is tried again). A record sent to a
  * retry topic and then redelivered may be sent twice; its copies carry the same event id, so at most one applies.
  *
- * <p><b>Failures.</b> A record that cannot be decoded, or whose major version this reader does not read, goes to the
- * dead-letter topic; an event type this reader does not know is skipped. The new events go to the handler at once ({@link EventHandler#applyAll}); if
- * that fails, the transaction is rolled back and the batch runs one event at a time, and each event whose handler fails
- * is set aside and the batch runs again without it (failures are rare, so the common path has no savepoints). A lost database (connection errors, SQLSTATE 08, 57P0x) or a transaction conflict (40001, 40P01) fails
- * no record: the batch is tried again with back-off until it commits or the processor is closed.
+ * <p><b>Failures.</b> A record that cannot be decoded (not an envelope, or a field no consumer can store: a
+ * {@code MalformedEventException}), or whose major version this reader does not read, goes to the dead-letter topic at
+ * once; an event type this service does not handle, or does not know, is skipped (a producer may add a type before
+ * every consumer reads it). The new events go to the handler at once ({@link EventHandler#applyAll}); if that fails,
+ * the transaction is rolled back and the batch runs one event at a time, and each event whose handler fails is set
+ * aside and the batch runs again without it (failures are rare, so the common path has no savepoints). Where a
+ * set-aside record goes is its failure's {@link FailureKind}: a permanent one (a rejection, an SQL data or integrity
+ * error) to the dead-letter topic at once, a transient one through the retry topics. A lost database (connection
+ * errors, SQLSTATE 08, 57P0x) or a transaction conflict (40001, 40P01), even wrapped by the handler, fails no record:
+ * the batch is tried again with back-off until it commits or the processor is closed.
  *
  * <p><b>Tracing.</b> Each record's processing is a span, and each retry or dead-letter hop a span beneath it
  * ({@link RecordSpans}).
@@ -234,7 +239,7 @@ public final class EventBatchProcessor implements AutoCloseable {
                 Duration delay = backoff.failed();
                 LOG.warnf(
                         "batch of %d events not committed (%s, SQLSTATE %s); trying again in %d ms",
-                        remaining.size(), e.getMessage(), e.getSQLState(), delay.toMillis());
+                        remaining.size(), e.getMessage(), FailureKind.sqlState(e), delay.toMillis());
                 Thread.sleep(delay.toMillis()); // back-off while the database is away, not synchronisation
             }
         }
@@ -262,27 +267,24 @@ public final class EventBatchProcessor implements AutoCloseable {
                 if (together) {
                     try {
                         handler.applyAll(transaction, toApply);
-                    } catch (SQLException e) {
-                        if (isTheDatabases(e)) {
-                            throw e;
-                        }
-                        return rolledBack(transaction, e, toApply.size());
                     } catch (Exception e) {
+                        FailureKind kind = FailureKind.of(e);
+                        if (kind == FailureKind.DATABASE) {
+                            throw theDatabases(e);
+                        }
                         return rolledBack(transaction, e, toApply.size());
                     }
                 } else {
                     for (ConsumedEvent event : toApply) {
                         try {
                             handler.apply(transaction, event);
-                        } catch (SQLException e) {
-                            if (isTheDatabases(e)) {
-                                throw e;
-                            }
-                            return rolledBack(transaction, failures, event, new Failure(e, true));
-                        } catch (RejectedEventException e) {
-                            return rolledBack(transaction, failures, event, new Failure(e, false));
                         } catch (Exception e) {
-                            return rolledBack(transaction, failures, event, new Failure(e, true));
+                            FailureKind kind = FailureKind.of(e);
+                            if (kind == FailureKind.DATABASE) {
+                                throw theDatabases(e);
+                            }
+                            return rolledBack(
+                                    transaction, failures, event, new Failure(e, kind == FailureKind.TRANSIENT));
                         }
                     }
                 }
@@ -315,15 +317,14 @@ public final class EventBatchProcessor implements AutoCloseable {
         return null;
     }
 
-    /** A failure of the database or of the transaction as a whole, not of one event: the batch is tried again. */
-    static boolean isTheDatabases(SQLException e) {
-        String state = e.getSQLState();
-        return state != null
-                && (state.startsWith("08")
-                        || state.startsWith("57P")
-                        || state.equals("40001")
-                        || state.equals("40P01")
-                        || state.equals("53300"));
+    /**
+     * A handler's failure that is the database's ({@link FailureKind#DATABASE}) as the SQLException that makes the
+     * batch wait and try again; a handler that wrapped it keeps its exception as the cause.
+     */
+    private static SQLException theDatabases(Exception e) {
+        return e instanceof SQLException sql
+                ? sql
+                : new SQLException("the database failed under the handler: " + e, FailureKind.sqlState(e), e);
     }
 
     private void awaitAcknowledged(List<Future<RecordMetadata>> sends) throws InterruptedException {

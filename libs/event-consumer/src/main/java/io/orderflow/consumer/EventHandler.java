@@ -12,10 +12,12 @@ import java.util.List;
  * {@code applyAll} fails, the batch's transaction is rolled back and run again one event at a time. The two must have
  * the same effect on the database as applying the events one by one in the given order.
  *
- * <p>Throwing rolls the effect back: {@link RejectedEventException} sends the record straight to the dead-letter topic
- * (retrying cannot help); anything else sends it to the next retry topic, and to the dead-letter topic once the
- * retries are spent. A lost database connection fails the whole batch instead, which is tried again until the
- * database is back: an outage never dead-letters an event.
+ * <p>Throwing rolls the effect back, and the exception, or any cause it wraps, says what comes next
+ * ({@link FailureKind}): {@link RejectedEventException} or an SQL data or integrity error (SQLSTATE class 22, 23, 54:
+ * a value too long for its column, a check refusing it) sends the record straight to the dead-letter topic (retrying
+ * cannot help); anything else sends it to the next retry topic, and to the dead-letter topic once the retries are
+ * spent. A lost database connection or a serialization conflict fails the whole batch instead, which is tried again
+ * until the database is back: an outage never dead-letters an event.
  */
 public interface EventHandler {
 

@@ -2,7 +2,9 @@ package io.orderflow.contracts;
 
 /**
  * The bytes are not a valid event: not JSON, not an object, a required envelope field missing or of the wrong type,
- * or a payload that does not fit its declared type and version. Retrying cannot help.
+ * a payload that does not fit its declared type and version, or a text field that no consumer could store
+ * ({@link StorableText}: a control character, an unpaired surrogate, more characters than the field allows). The message
+ * names the field. Retrying cannot help: consumers dead-letter the record at once.
  */
 public final class MalformedEventException extends UndecodableEventException {
 

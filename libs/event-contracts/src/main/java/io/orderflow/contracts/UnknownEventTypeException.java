@@ -5,7 +5,9 @@ import java.util.UUID;
 
 /**
  * The envelope is well formed but names an event type this reader's {@link EventCatalog} does not know, typically one
- * added by a newer producer. The consumer cannot interpret it; it dead-letters or skips it.
+ * added by a newer producer. The consumer cannot interpret it, and skips it: a producer may publish a new type before
+ * every consumer knows it, and dead-lettering it in each consumer that predates the type would only fill their
+ * dead-letter topics.
  */
 public final class UnknownEventTypeException extends UndecodableEventException {
 

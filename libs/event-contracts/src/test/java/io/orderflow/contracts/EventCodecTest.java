@@ -197,6 +197,46 @@ class EventCodecTest {
     }
 
     @Test
+    void rejectsACustomerIdWithANulCharacterNamingTheFieldAsNoConsumerCouldStoreIt() {
+        ObjectNode doc = encodedAsTree(ORDER_CREATED);
+        ((ObjectNode) doc.get("payload")).put("customerId", "customer\u0000-7");
+
+        assertThatThrownBy(() -> codec.decodePayload(codec.decode(doc.toString().getBytes(UTF_8))))
+                .isInstanceOf(MalformedEventException.class)
+                .hasMessageContaining(EVENT_ID.toString())
+                .hasMessageContaining("OrderCreated.customerId must not contain control characters, found U+0000");
+    }
+
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "producer  | order\\u0007service | envelope field producer must not contain control characters",
+                "eventType | \\ud800             | envelope field eventType must not contain unpaired surrogates",
+            })
+    void rejectsAnEnvelopeTextFieldNoConsumerCouldStoreNamingIt(String field, String jsonEscaped, String problem) {
+        ObjectNode doc = encodedAsTree(ORDER_CREATED);
+        String written = "\"" + field + "\":" + doc.get(field);
+        // Edited as JSON text, so that the escape reaches the reader as a producer would write it.
+        String value = doc.toString().replace(written, "\"" + field + "\":\"" + jsonEscaped + "\"");
+
+        assertThat(value).doesNotContain(written);
+        assertThatThrownBy(() -> codec.decode(value.getBytes(UTF_8)))
+                .isInstanceOf(MalformedEventException.class)
+                .hasMessageContaining(problem);
+    }
+
+    @Test
+    void rejectsAnOrderIdLongerThanAnyConsumerKeysByNamingItsLength() {
+        ObjectNode doc = encodedAsTree(ORDER_CREATED);
+        doc.put("orderId", "o".repeat(101));
+
+        assertThatThrownBy(() -> codec.decode(doc.toString().getBytes(UTF_8)))
+                .isInstanceOf(MalformedEventException.class)
+                .hasMessageContaining("envelope field orderId must be at most 100 characters, was 101");
+    }
+
+    @Test
     void rejectsPayloadAboutAnotherOrderThanTheEnvelope() {
         EventEnvelope envelope = codec.wrap(ORDER_CREATED, EVENT_ID, AT, "order-service", null);
         ObjectNode payload = envelope.payload();

@@ -1,5 +1,6 @@
 package io.orderflow.orders.rest;
 
+import io.orderflow.contracts.order.PayloadFields;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
@@ -7,5 +8,5 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  * ({@code orderflow.order-service.default-cancel-reason}) is recorded, since OrderCancelled always carries one.
  */
 public record CancelOrderRequest(
-        @PlainText(max = 500) @Schema(examples = "customer changed their mind")
+        @PlainText(max = PayloadFields.MAX_REASON_LENGTH) @Schema(examples = "customer changed their mind")
         String reason) {}

@@ -1,5 +1,6 @@
 package io.orderflow.orders.rest;
 
+import io.orderflow.contracts.order.PayloadFields;
 import io.orderflow.orders.domain.NewOrder;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotEmpty;
@@ -21,7 +22,8 @@ public record CreateOrderRequest(
         @NotNull @IsoCurrency @Schema(examples = "EUR") String currency,
         @NotEmpty @Size(max = MAX_ITEMS) List<@NotNull @Valid OrderLineRequest> items,
 
-        @PlainText(max = 50) @Schema(examples = "web", description = "where the order came from; optional")
+        @PlainText(max = PayloadFields.MAX_CHANNEL_LENGTH)
+        @Schema(examples = "web", description = "where the order came from; optional")
         String channel) {
 
     static final int MAX_ITEMS = 100;

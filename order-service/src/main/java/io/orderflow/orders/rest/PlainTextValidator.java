@@ -28,6 +28,8 @@ public class PlainTextValidator implements ConstraintValidator<PlainText, String
             broken = "must be at most {max} characters";
         } else if (value.codePoints().anyMatch(Character::isISOControl)) {
             broken = "must not contain control characters";
+        } else if (value.codePoints().anyMatch(c -> c >= Character.MIN_SURROGATE && c <= Character.MAX_SURROGATE)) {
+            broken = "must not contain unpaired surrogates"; // a pair is one code point, above U+FFFF
         }
         if (broken == null) {
             return true;

@@ -39,6 +39,8 @@ class BadRequestTest {
                 invalid("customerId", body("42", "\"EUR\"", LINE)),
                 invalid("customerId", body("\"" + "c".repeat(101) + "\"", "\"EUR\"", LINE)),
                 invalid("customerId", body("\"line\\nbreak\"", "\"EUR\"", LINE)),
+                invalid("customerId", body("\"lone \\ud800 surrogate\"", "\"EUR\"", LINE)),
+                invalid("items[0].sku", body("\"c\"", "\"EUR\"", line("\"\\udc00\"", "1", "1"))),
                 invalid("currency", "{\"customerId\": \"c\", \"items\": [" + LINE + "]}"),
                 invalid("currency", body("\"c\"", "\"XYZ\"", LINE)),
                 invalid("currency", body("\"c\"", "\"eur\"", LINE)),

@@ -12,8 +12,13 @@ import java.util.List;
 public record InventoryRejected(String orderId, String reason, List<String> shortSkus) implements OrderEvent {
 
     public InventoryRejected {
-        PayloadFields.requireText(orderId, "InventoryRejected.orderId");
-        PayloadFields.requireText(reason, "InventoryRejected.reason");
-        shortSkus = shortSkus == null ? List.of() : List.copyOf(shortSkus);
+        PayloadFields.requireId(orderId, "InventoryRejected.orderId");
+        PayloadFields.requireText(reason, "InventoryRejected.reason", PayloadFields.MAX_REASON_LENGTH);
+        shortSkus = shortSkus == null ? List.of() : shortSkus;
+        int index = 0;
+        for (String sku : shortSkus) {
+            PayloadFields.requireId(sku, "InventoryRejected.shortSkus[" + index++ + "]");
+        }
+        shortSkus = List.copyOf(shortSkus);
     }
 }

@@ -12,7 +12,7 @@ import java.util.Objects;
 public record InventoryReserved(String orderId, List<ReservedLine> items) implements OrderEvent {
 
     public InventoryReserved {
-        PayloadFields.requireText(orderId, "InventoryReserved.orderId");
+        PayloadFields.requireId(orderId, "InventoryReserved.orderId");
         if (items == null || items.isEmpty() || items.stream().anyMatch(Objects::isNull)) {
             throw new IllegalArgumentException("InventoryReserved.items must hold at least one line, and no null ones");
         }

@@ -6,7 +6,7 @@ import io.orderflow.contracts.order.PayloadFields;
 public record ReservedLine(String sku, int quantity) {
 
     public ReservedLine {
-        PayloadFields.requireText(sku, "ReservedLine.sku");
+        PayloadFields.requireId(sku, "ReservedLine.sku");
         if (quantity < 1) {
             throw new IllegalArgumentException("ReservedLine.quantity must be at least 1, was " + quantity);
         }

@@ -4,7 +4,7 @@ package io.orderflow.contracts.order;
 public record OrderCancelled(String orderId, String reason) implements OrderEvent {
 
     public OrderCancelled {
-        PayloadFields.requireText(orderId, "OrderCancelled.orderId");
-        PayloadFields.requireText(reason, "OrderCancelled.reason");
+        PayloadFields.requireId(orderId, "OrderCancelled.orderId");
+        PayloadFields.requireText(reason, "OrderCancelled.reason", PayloadFields.MAX_REASON_LENGTH);
     }
 }

@@ -21,8 +21,8 @@ public record OrderCreated(
     public static final String UNKNOWN_CHANNEL = "unknown";
 
     public OrderCreated {
-        PayloadFields.requireText(orderId, "OrderCreated.orderId");
-        PayloadFields.requireText(customerId, "OrderCreated.customerId");
+        PayloadFields.requireId(orderId, "OrderCreated.orderId");
+        PayloadFields.requireId(customerId, "OrderCreated.customerId");
         PayloadFields.requireCurrency(currency, "OrderCreated.currency");
         if (items == null || items.isEmpty()) {
             throw new IllegalArgumentException("OrderCreated.items must hold at least one line");
@@ -32,6 +32,8 @@ public record OrderCreated(
         }
         items = List.copyOf(items);
         total = PayloadFields.requireAmount(total, "OrderCreated.total");
-        channel = channel == null ? UNKNOWN_CHANNEL : PayloadFields.requireText(channel, "OrderCreated.channel");
+        channel = channel == null
+                ? UNKNOWN_CHANNEL
+                : PayloadFields.requireText(channel, "OrderCreated.channel", PayloadFields.MAX_CHANNEL_LENGTH);
     }
 }

@@ -6,7 +6,7 @@ import java.math.BigDecimal;
 public record OrderLine(String sku, int quantity, BigDecimal unitPrice) {
 
     public OrderLine {
-        PayloadFields.requireText(sku, "OrderLine.sku");
+        PayloadFields.requireId(sku, "OrderLine.sku");
         if (quantity < 1) {
             throw new IllegalArgumentException("OrderLine.quantity must be at least 1, was " + quantity);
         }

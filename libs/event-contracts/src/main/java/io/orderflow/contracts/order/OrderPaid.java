@@ -7,9 +7,9 @@ public record OrderPaid(String orderId, BigDecimal amount, String currency, Stri
         implements OrderEvent {
 
     public OrderPaid {
-        PayloadFields.requireText(orderId, "OrderPaid.orderId");
+        PayloadFields.requireId(orderId, "OrderPaid.orderId");
         amount = PayloadFields.requireAmount(amount, "OrderPaid.amount");
         PayloadFields.requireCurrency(currency, "OrderPaid.currency");
-        PayloadFields.optionalText(paymentReference, "OrderPaid.paymentReference");
+        PayloadFields.optionalText(paymentReference, "OrderPaid.paymentReference", PayloadFields.MAX_REFERENCE_LENGTH);
     }
 }

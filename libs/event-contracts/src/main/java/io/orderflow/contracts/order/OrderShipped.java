@@ -4,8 +4,8 @@ package io.orderflow.contracts.order;
 public record OrderShipped(String orderId, String carrier, String trackingNumber) implements OrderEvent {
 
     public OrderShipped {
-        PayloadFields.requireText(orderId, "OrderShipped.orderId");
-        PayloadFields.optionalText(carrier, "OrderShipped.carrier");
-        PayloadFields.optionalText(trackingNumber, "OrderShipped.trackingNumber");
+        PayloadFields.requireId(orderId, "OrderShipped.orderId");
+        PayloadFields.optionalText(carrier, "OrderShipped.carrier", PayloadFields.MAX_CARRIER_LENGTH);
+        PayloadFields.optionalText(trackingNumber, "OrderShipped.trackingNumber", PayloadFields.MAX_REFERENCE_LENGTH);
     }
 }
