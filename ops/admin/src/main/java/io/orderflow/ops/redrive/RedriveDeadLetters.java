@@ -2,15 +2,13 @@ package io.orderflow.ops.redrive;
 
 import io.orderflow.consumer.DeadLetterRedrive;
 import io.orderflow.consumer.RetryTopics;
+import io.orderflow.ops.admin.DurationText;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.TypeConversionException;
 
 /**
  * {@code ops/bin/redrive-dead-letters}: re-drives a consumer group's dead letters after a fix
@@ -52,9 +50,10 @@ public final class RedriveDeadLetters implements Callable<Integer> {
             names = "--first-retry-delay",
             paramLabel = "DURATION",
             defaultValue = "1s",
-            converter = DelayConverter.class,
-            description = "the group's first retry delay, which names its first retry topic: 500ms, 10s, 1m or"
-                    + " ISO-8601 (default: ${DEFAULT-VALUE}, the services' default)")
+            converter = DurationText.Positive.class,
+            description = "the group's first retry delay, which names its first retry topic: "
+                    + DurationText.FORMS
+                    + " (default: ${DEFAULT-VALUE}, the services' default)")
     private Duration firstDelay;
 
     @Option(
@@ -79,36 +78,5 @@ public final class RedriveDeadLetters implements Callable<Integer> {
         int copied = DeadLetterRedrive.redrive(bootstrapServers, topics, Duration.ofMinutes(2));
         System.out.printf("re-drove %d dead letters of %s to %s%n", copied, group, topics.retryTopic(0));
         return 0;
-    }
-
-    /** {@code 500ms}, {@code 10s}, {@code 1m}, or ISO-8601 ({@code PT10S}). */
-    static Duration duration(String text) {
-        if (text.endsWith("ms")) {
-            return Duration.ofMillis(Long.parseLong(text.substring(0, text.length() - 2)));
-        }
-        if (text.endsWith("s")) {
-            return Duration.ofSeconds(Long.parseLong(text.substring(0, text.length() - 1)));
-        }
-        if (text.endsWith("m")) {
-            return Duration.ofMinutes(Long.parseLong(text.substring(0, text.length() - 1)));
-        }
-        return Duration.parse(text);
-    }
-
-    /** {@link #duration}, a positive one. */
-    static final class DelayConverter implements ITypeConverter<Duration> {
-        @Override
-        public Duration convert(String value) {
-            try {
-                Duration delay = duration(value);
-                if (delay.isPositive()) {
-                    return delay;
-                }
-            } catch (NumberFormatException | DateTimeParseException e) {
-                // reported below
-            }
-            throw new TypeConversionException(
-                    "'" + value + "' is not a positive duration: 500ms, 10s, 1m or ISO-8601 (PT10S)");
-        }
     }
 }
