@@ -13,7 +13,9 @@ import java.util.Locale;
  * A consuming service's {@code orderflow_consumer_events_total{group,outcome}}, read from its {@code /q/metrics}
  * (Prometheus text): how many events it applied and how many it skipped as duplicates (already claimed in its
  * processed-events table), ignored, sent to a retry topic or dead-lettered. The counters start at 0 when the service
- * starts, so read after a replay restarted it they count what the replay made it do. Immutable.
+ * starts, so read after a replay restarted it they count what the replay made it do. A service's metrics hold its own
+ * group only: the group label is checked to be there (the right service's metrics), the outcomes are read by their
+ * label alone, whatever the labels' order. Immutable.
  */
 public record ConsumerCounters(long applied, long duplicate, long ignored, long retried, long deadLettered) {
 
@@ -52,11 +54,11 @@ public record ConsumerCounters(long applied, long duplicate, long ignored, long 
             return java.util.Optional.empty();
         }
         return java.util.Optional.of(new ConsumerCounters(
-                count(exposition, group, "applied"),
-                count(exposition, group, "duplicate"),
-                count(exposition, group, "ignored"),
-                count(exposition, group, "retried"),
-                count(exposition, group, "dead_lettered")));
+                count(exposition, "applied"),
+                count(exposition, "duplicate"),
+                count(exposition, "ignored"),
+                count(exposition, "retried"),
+                count(exposition, "dead_lettered")));
     }
 
     /** For the report: "1200 duplicate (skipped), 30 applied, 0 ignored, 0 retried, 0 dead-lettered". */
@@ -71,9 +73,8 @@ public record ConsumerCounters(long applied, long duplicate, long ignored, long 
                 deadLettered);
     }
 
-    private static long count(String exposition, String group, String outcome) {
-        // Micrometer writes the labels in name order, so the group's sample of an outcome has both side by side.
-        return (long) PrometheusText.sum(exposition, METRIC, "group=\"" + group + "\",outcome=\"" + outcome + "\"")
+    private static long count(String exposition, String outcome) {
+        return (long) PrometheusText.sum(exposition, METRIC, "outcome=\"" + outcome + "\"")
                 .orElse(0);
     }
 }
