@@ -100,9 +100,15 @@ final class PlatformControl implements AutoCloseable {
                                         + " crashes it");
                         return;
                     }
-                    long pid = platform.service(instance).pid();
+                    ServiceProcess process = platform.service(instance);
+                    boolean running = process.isAlive();
                     platform.stop(instance);
-                    answer(exchange, 200, "stopped " + instance + " (pid " + pid + ") with SIGTERM");
+                    answer(
+                            exchange,
+                            200,
+                            running
+                                    ? "stopped " + instance + " (pid " + process.pid() + ") with SIGTERM"
+                                    : instance + " (pid " + process.pid() + ") had already exited");
                 }
                 case "start" -> {
                     try {
