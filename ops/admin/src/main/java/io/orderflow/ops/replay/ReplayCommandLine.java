@@ -127,15 +127,18 @@ public final class ReplayCommandLine implements Callable<Integer> {
             names = "--platform-state",
             paramLabel = "FILE",
             defaultValue = ".orderflow/platform.state",
-            description =
-                    "the running launcher's state file, for --service-control launcher (default: ${DEFAULT-VALUE})")
+            description = {
+                "the running launcher's state file, for --service-control launcher",
+                "(default: ${DEFAULT-VALUE} under the repository)"
+            })
     private Path platformState;
 
     @Option(
             names = "--compose-dir",
             paramLabel = "DIR",
             defaultValue = ".",
-            description = "where docker-compose.yml is, for --service-control compose (default: ${DEFAULT-VALUE})")
+            description = "where docker-compose.yml is, for --service-control compose (default: ${DEFAULT-VALUE}, the"
+                    + " repository)")
     private Path composeDirectory;
 
     @Option(
