@@ -15,7 +15,8 @@ import java.util.List;
  * the test that proves each rule can fail). Each module has its own top package, so a package rule is a module rule:
  *
  * <pre>
- *   ops           lag, platform, ops.load  <-  ops.drill, ops.bench, ops.redrive   (drills and benchmarks never use each other)
+ *   ops           lag, platform, ops.load  <-  ops.drill, ops.bench,               (drills and benchmarks never use each other)
+ *                                              ops.redrive, ops.replay, ops.admin  (the operator commands)
  *   services      orders, relay, inventory, notification, analytics                (no service uses another, or the broker)
  *   broker        broker                                                           (uses none of ours)
  *   test fixtures testing                                                          (may use the broker: it starts one)
@@ -104,7 +105,12 @@ final class ModuleLayering {
                 .that(resideInAPackage(root + ".ops.load.."))
                 .should()
                 .dependOnClassesThat(resideInAnyPackage(
-                        root + ".ops.drill..", root + ".ops.bench..", root + ".ops.redrive..", root + ".platform.."))
+                        root + ".ops.drill..",
+                        root + ".ops.bench..",
+                        root + ".ops.redrive..",
+                        root + ".ops.replay..",
+                        root + ".ops.admin..",
+                        root + ".platform.."))
                 .as("the load toolkit uses no drill, benchmark, operator command or launcher");
     }
 

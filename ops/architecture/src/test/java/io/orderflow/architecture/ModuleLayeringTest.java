@@ -40,7 +40,9 @@ class ModuleLayeringTest {
                 "ops.load",
                 "ops.drill",
                 "ops.bench",
-                "ops.redrive")) {
+                "ops.redrive",
+                "ops.replay",
+                "ops.admin")) {
             assertThat(CODE.stream().anyMatch(c -> c.getPackageName().startsWith(ROOT + "." + module)))
                     .as("classes of %s.%s imported", ROOT, module)
                     .isTrue();

@@ -335,6 +335,18 @@ public final class LocalPlatform implements AutoCloseable {
     }
 
     /**
+     * SIGTERM to {@code instance}'s process, a clean shutdown: a consuming service commits what it has processed and
+     * its consumers leave their groups at once (a kill leaves them members until their sessions time out), which is
+     * what a replay needs. Returns once it has ended (killed if it has not after the grace period); it stays down until
+     * {@link #start}. Only services: the broker stops with the platform.
+     *
+     * @throws IllegalArgumentException if there is no such service
+     */
+    public synchronized void stop(String instance) {
+        slot(instance).process.close();
+    }
+
+    /**
      * Starts the broker again on its ports and log once its process has ended (a crash, or {@code kill log-broker});
      * returns once it is ready.
      *
@@ -358,7 +370,7 @@ public final class LocalPlatform implements AutoCloseable {
 
     /**
      * Starts {@code instance} again, with the settings and the HTTP port it had, once its process has ended (a crash,
-     * or {@link #kill}); returns the new process once it is ready.
+     * {@link #kill} or {@link #stop}); returns the new process once it is ready.
      *
      * @throws IllegalStateException if it is still running
      * @throws IllegalArgumentException if there is no such instance

@@ -17,9 +17,9 @@ import picocli.CommandLine.TypeConversionException;
 
 /**
  * {@code ./run-platform}'s command line, declared once: each option with its default and its check, from which picocli
- * builds {@code --help}; what a user asks of a running platform from another terminal ({@code status}, {@code stop},
- * {@code logs}, {@code kill}, {@code start}) are its subcommands, answered by {@link PlatformCommands}. {@code
- * --postgres-dir} is inherited by them: it finds a platform launched with the same option.
+ * builds {@code --help}; what a user asks of a running platform from another terminal ({@code status}, {@code stop}
+ * [SERVICE], {@code logs}, {@code kill}, {@code start}) are its subcommands, answered by {@link PlatformCommands}.
+ * {@code --postgres-dir} is inherited by them: it finds a platform launched with the same option.
  *
  * <p>A value is checked as it is read (a port from 0 to 65535, a directory that is not empty, an http or https
  * endpoint, HOST:PORT pairs); {@link #options} then refuses two parts on the same port. Either ends the command with
@@ -59,8 +59,9 @@ import picocli.CommandLine.TypeConversionException;
         })
 final class PlatformCommandLine implements Callable<Integer> {
 
-    private static final String SERVICE = "log-broker, order-service, outbox-relay, inventory-service,"
-            + " inventory-outbox-relay, notification-service, analytics-service or lag-monitor";
+    private static final String SERVICES = "order-service, outbox-relay, inventory-service, inventory-outbox-relay,"
+            + " notification-service, analytics-service or lag-monitor";
+    private static final String SERVICE = "log-broker, " + SERVICES;
 
     @Spec
     private CommandSpec spec;
@@ -201,9 +202,19 @@ final class PlatformCommandLine implements Callable<Integer> {
         return commands().status();
     }
 
-    @Command(name = "stop", description = "stops a running platform (and services a killed launcher left behind)")
-    int stop() throws InterruptedException {
-        return commands().stop();
+    @Command(
+            name = "stop",
+            description = "stops a running platform (and services a killed launcher left behind); with SERVICE only"
+                    + " that service, with SIGTERM, a clean shutdown, until start SERVICE")
+    int stop(
+            @Parameters(
+                            paramLabel = "SERVICE",
+                            arity = "0..1",
+                            description =
+                                    "one of the platform's services (default: none, the whole platform): " + SERVICES)
+                    String service)
+            throws InterruptedException {
+        return service == null ? commands().stop() : commands().control("stop", service);
     }
 
     @Command(name = "logs", description = "a service's log, followed until Ctrl-C")

@@ -17,8 +17,8 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code ./run-platform status}, {@code stop}, {@code logs}, {@code kill} and {@code start}: what a user asks of a platform started in another
- * terminal, answered from the launcher's {@link PlatformState}.
+ * {@code ./run-platform status}, {@code stop}, {@code logs}, {@code kill}, {@code stop SERVICE} and {@code start}:
+ * what a user asks of a platform started in another terminal, answered from the launcher's {@link PlatformState}.
  *
  * <ul>
  *   <li>{@code status}: the launcher and each service, its process (running or exited) and its readiness
@@ -26,10 +26,11 @@ import java.util.concurrent.TimeUnit;
  *       platform runs here.
  *   <li>{@code stop}: SIGTERM to the launcher, which stops everything, and waits for it. After a {@code kill -9} of
  *       the launcher its services are orphans: {@code stop} sends them SIGTERM itself. Exit code 0.
- *   <li>{@code kill SERVICE}: SIGKILL to the service, as a crash would; {@code start SERVICE}: starts it again with
- *       its settings and port once it has ended, returning when it is ready. Both go through the launcher's
- *       {@link PlatformControl} port. Exit code 0 when done, 1 when refused (a start of a running service), 2 for an
- *       unknown service, 3 when no platform runs here.
+ *   <li>{@code kill SERVICE}: SIGKILL to the service, as a crash would; {@code stop SERVICE}: SIGTERM, a clean
+ *       shutdown (a consumer commits and leaves its group at once: what {@code ops/bin/replay} needs); {@code start
+ *       SERVICE}: starts it again with its settings and port once it has ended, returning when it is ready. All go
+ *       through the launcher's {@link PlatformControl} port. Exit code 0 when done, 1 when refused (a start of a
+ *       running service, a stop of the broker), 2 for an unknown service, 3 when no platform runs here.
  *   <li>{@code logs SERVICE}: the last 100 lines of the service's log, then every new line until Ctrl-C. Exit code 2
  *       for a name that is not one of the platform's services.
  * </ul>
@@ -132,7 +133,7 @@ final class PlatformCommands {
         return 0;
     }
 
-    /** {@code kill} or {@code start} ({@code action}) of {@code service}, through the launcher's control port. */
+    /** {@code kill}, {@code stop} or {@code start} ({@code action}) of {@code service}, through the launcher's control port. */
     int control(String action, String service) throws InterruptedException {
         Optional<PlatformState> read = PlatformState.read(stateFile);
         if (read.isEmpty() || !read.get().launcherAlive() || read.get().control() == null) {

@@ -13,16 +13,22 @@ import java.nio.charset.StandardCharsets;
 import java.util.function.Consumer;
 
 /**
- * The running launcher's control port, on loopback only, for {@code ./run-platform kill SERVICE} and {@code start
- * SERVICE} and for the drills (a service is one of the platform's instances or {@code log-broker}): {@code POST /services/{instance}/kill} ends the service's process with SIGKILL, as a
- * crash would; {@code POST /services/{instance}/start} starts it again with its settings and port once it has ended,
- * answering when it is ready. Answers are one line of text: 200, 404 for an unknown service, 409 for a start of a
- * running one, 500 when a start fails (with the end of its log). Its address is in {@link PlatformState}.
+ * The running launcher's control port, on loopback only, for {@code ./run-platform kill SERVICE}, {@code stop SERVICE}
+ * and {@code start SERVICE}, for the drills and for {@code ops/bin/replay} (a service is one of the platform's
+ * instances or {@code log-broker}): {@code POST /services/{instance}/kill} ends the service's process with SIGKILL, as
+ * a crash would; {@code POST /services/{instance}/stop} ends it with SIGTERM, a clean shutdown (services only);
+ * {@code POST /services/{instance}/start} starts it again with its settings and port once it has ended, answering
+ * when it is ready. Answers are one line of text: 200, 404 for an unknown service, 409 for a start of a running one
+ * or a stop of the broker, 500 when a start fails (with the end of its log). Its address is in {@link
+ * PlatformState}.
  *
  * <p>Thread-safe: the JDK's server runs one request at a time on its thread; {@link LocalPlatform} serialises
- * kills and starts.
+ * kills, stops and starts.
  */
 final class PlatformControl implements AutoCloseable {
+
+    private static final String USAGE =
+            "POST /services/{service}/kill, /services/{service}/stop or /services/{service}/start";
 
     private final HttpServer server;
 
@@ -56,7 +62,7 @@ final class PlatformControl implements AutoCloseable {
         try (exchange) {
             String[] path = exchange.getRequestURI().getPath().split("/"); // "", "services", instance, action
             if (!exchange.getRequestMethod().equals("POST") || path.length != 4) {
-                answer(exchange, 404, "POST /services/{service}/kill or /services/{service}/start");
+                answer(exchange, 404, USAGE);
                 return;
             }
             String instance = path[2];
@@ -85,6 +91,25 @@ final class PlatformControl implements AutoCloseable {
                     platform.kill(instance);
                     answer(exchange, 200, "killed " + instance + " (pid " + pid + ") with SIGKILL");
                 }
+                case "stop" -> {
+                    if (broker) {
+                        answer(
+                                exchange,
+                                409,
+                                "the broker stops with the platform (./run-platform stop); kill " + BrokerProcess.NAME
+                                        + " crashes it");
+                        return;
+                    }
+                    ServiceProcess process = platform.service(instance);
+                    boolean running = process.isAlive();
+                    platform.stop(instance);
+                    answer(
+                            exchange,
+                            200,
+                            running
+                                    ? "stopped " + instance + " (pid " + process.pid() + ") with SIGTERM"
+                                    : instance + " (pid " + process.pid() + ") had already exited");
+                }
                 case "start" -> {
                     try {
                         if (broker) {
@@ -109,7 +134,7 @@ final class PlatformControl implements AutoCloseable {
                         answer(exchange, 500, e.getMessage());
                     }
                 }
-                default -> answer(exchange, 404, "POST /services/{service}/kill or /services/{service}/start");
+                default -> answer(exchange, 404, USAGE);
             }
         }
     }

@@ -142,7 +142,7 @@ public final class PlatformLauncher {
                 }));
     }
 
-    /** Reports {@code process} if it exits while the platform runs (a crash, or a kill on request). */
+    /** Reports {@code process} if it exits while the platform runs (a crash, or a kill or stop on request). */
     private static void watch(LocalPlatform platform, ServiceProcess process, AtomicBoolean stopping) {
         String instance = platform.instances().get(platform.services().indexOf(process));
         process.onExit().thenAccept(code -> {

@@ -87,6 +87,25 @@ class PlatformCommandLineTest {
     }
 
     @Test
+    void stopTakesOneServiceAtMostAndWithoutAPlatformHereAnswersSo() {
+        String postgres = workDir.resolve("postgres").toString();
+        assertThat(commandLine().execute("stop", "analytics-service", "--postgres-dir", postgres))
+                .as("a service's stop goes to the control port: none here")
+                .isEqualTo(3);
+        assertThat(commandLine().execute("stop", "--postgres-dir", postgres))
+                .as("the whole platform's stop: nothing to stop")
+                .isZero();
+
+        assertThat(commandLine().execute("stop", "analytics-service", "inventory-service"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("Unmatched argument", "'inventory-service'");
+
+        out.getBuffer().setLength(0);
+        commandLine().execute("stop", "--help");
+        assertThat(out.toString()).contains("[SERVICE]", "with SIGTERM", "analytics-service");
+    }
+
+    @Test
     void thePostgresDirectoryFindsThePlatformBeforeOrAfterTheCommand() {
         Path postgres = workDir.resolve("postgres");
         for (String[] args : new String[][] {

@@ -21,7 +21,10 @@ import io.orderflow.ops.drill.ServiceControl;
 import io.orderflow.ops.drill.SlowConsumerDrill;
 import io.orderflow.ops.drill.TrafficSpikeDrill;
 import io.orderflow.ops.load.OpenLoopLoad;
+import io.orderflow.ops.replay.ReplayCommandLine;
 import io.orderflow.testing.HeadlessChromium;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -30,6 +33,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -58,6 +62,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /**
  * The whole platform as a user runs it: {@code ./run-platform}'s launcher in a process of its own, from the
@@ -66,7 +71,8 @@ import org.junit.jupiter.api.io.TempDir;
  * consumer finds, for every order, exactly the events of the changes that were accepted, keyed by the order, in order;
  * an order reaches the three consumers and one trace links them; a real Prometheus scrapes every part; the duplicate
  * and crash drills pass; and, last, {@code status}, {@code logs}, {@code kill}, {@code start} and {@code stop} answer
- * from another terminal, a crashed service is reported, and every process is gone afterwards.
+ * from another terminal, a crashed service is reported and replayed ({@code ops/bin/replay}), and every process is
+ * gone afterwards.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PlatformEndToEndTest {
@@ -554,7 +560,8 @@ class PlatformEndToEndTest {
 
     /**
      * Last, as it ends the platform: the commands a user types in another terminal, {@code ops/bin/drill crash-consumer}'s
-     * short version through the launcher's control port, a crash reported, a service started again, and {@code stop}.
+     * short version through the launcher's control port, a crash reported, the crashed service's group replayed from
+     * before the drill and the service started again by {@code ops/bin/replay}, and {@code stop}.
      */
     @Test
     @Order(12)
@@ -585,6 +592,8 @@ class PlatformEndToEndTest {
         assertThat(launchers.command(unknown, "logs", "no-such-service")).isEqualTo(2);
         assertThat(LauncherProcesses.read(unknown)).contains("no-such-service", "analytics-service", "order-service");
 
+        // Where the replay below starts: the crash drill's orders are the last analytics-service counted.
+        Instant beforeTheCrashDrill = Instant.now();
         DrillReport crash = new CrashConsumerDrill(
                         drillTarget(),
                         ServiceControl.launcher(state.control()),
@@ -611,11 +620,37 @@ class PlatformEndToEndTest {
         assertThat(launchers.command(afterCrash, "status")).isEqualTo(1);
         assertThat(LauncherProcesses.read(afterCrash)).containsPattern("(?m)^  analytics-service +\\d+ +exited ");
 
-        Path start = output.resolve("start.log");
-        assertThat(launchers.command(start, "start", "analytics-service"))
-                .as(LauncherProcesses.read(start))
+        // ops/bin/replay right after the kill: the killed consumers stay members of analytics-service's group until
+        // their sessions time out (10 s here), which the replay waits out before it moves the group back to the crash
+        // drill's first events (not the earliest offset: reading every drill's events again, 20 records a poll, would
+        // cost the build most of a minute); it then starts the service through the launcher, and the events it counted
+        // before come back as duplicates.
+        StringWriter replayed = new StringWriter();
+        CommandLine replay = ReplayCommandLine.commandLine();
+        replay.setOut(new PrintWriter(replayed, true));
+        replay.setErr(new PrintWriter(replayed, true));
+        assertThat(replay.execute(
+                        "--group",
+                        "analytics-service",
+                        "--bootstrap-servers",
+                        state.broker().bootstrapServers(),
+                        "--platform-state",
+                        PlatformState.file(launchers.postgresDirectory()).toString(),
+                        "--to-datetime",
+                        beforeTheCrashDrill.toString(),
+                        "--wait-caught-up",
+                        "--caught-up-timeout",
+                        "2m"))
+                .as(replayed.toString())
                 .isZero();
-        assertThat(LauncherProcesses.read(start)).contains("started analytics-service");
+        System.out.println(replayed);
+        assertThat(replayed.toString())
+                .contains("analytics-service (pid " + analytics.pid() + ") had already exited (through the launcher)")
+                .contains("consumer group analytics-service is empty", "started analytics-service", "has caught up")
+                .contains(
+                        "reset consumer group analytics-service to the first record at or after " + beforeTheCrashDrill)
+                .containsPattern("analytics-service since its start \\(.*\\): [1-9]\\d* duplicate \\(skipped\\)")
+                .contains("replay done");
         Path restarted = output.resolve("status-restarted.log");
         assertThat(launchers.command(restarted, "status"))
                 .as(LauncherProcesses.read(restarted))

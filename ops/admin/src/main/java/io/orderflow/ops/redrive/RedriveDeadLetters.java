@@ -4,20 +4,18 @@ import io.orderflow.consumer.DeadLetterRedrive;
 import io.orderflow.consumer.DeadLetteredOrigin;
 import io.orderflow.consumer.RedriveReport;
 import io.orderflow.consumer.RetryTopics;
+import io.orderflow.ops.admin.DurationText;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.TypeConversionException;
 
 /**
  * {@code ops/bin/redrive-dead-letters}: re-drives a consumer group's dead letters after a fix
@@ -63,9 +61,10 @@ public final class RedriveDeadLetters implements Callable<Integer> {
             names = "--first-retry-delay",
             paramLabel = "DURATION",
             defaultValue = "1s",
-            converter = DelayConverter.class,
-            description = "the group's first retry delay, which names its first retry topic: 500ms, 10s, 1m or"
-                    + " ISO-8601 (default: ${DEFAULT-VALUE}, the services' default)")
+            converter = DurationText.Positive.class,
+            description = "the group's first retry delay, which names its first retry topic: "
+                    + DurationText.FORMS
+                    + " (default: ${DEFAULT-VALUE}, the services' default)")
     private Duration firstDelay;
 
     @Option(
@@ -142,37 +141,6 @@ public final class RedriveDeadLetters implements Callable<Integer> {
                     origin.latest().redrives(),
                     origin.state().name().toLowerCase(Locale.ROOT).replace('_', ' '),
                     origin.latest().reason());
-        }
-    }
-
-    /** {@code 500ms}, {@code 10s}, {@code 1m}, or ISO-8601 ({@code PT10S}). */
-    static Duration duration(String text) {
-        if (text.endsWith("ms")) {
-            return Duration.ofMillis(Long.parseLong(text.substring(0, text.length() - 2)));
-        }
-        if (text.endsWith("s")) {
-            return Duration.ofSeconds(Long.parseLong(text.substring(0, text.length() - 1)));
-        }
-        if (text.endsWith("m")) {
-            return Duration.ofMinutes(Long.parseLong(text.substring(0, text.length() - 1)));
-        }
-        return Duration.parse(text);
-    }
-
-    /** {@link #duration}, a positive one. */
-    static final class DelayConverter implements ITypeConverter<Duration> {
-        @Override
-        public Duration convert(String value) {
-            try {
-                Duration delay = duration(value);
-                if (delay.isPositive()) {
-                    return delay;
-                }
-            } catch (NumberFormatException | DateTimeParseException e) {
-                // reported below
-            }
-            throw new TypeConversionException(
-                    "'" + value + "' is not a positive duration: 500ms, 10s, 1m or ISO-8601 (PT10S)");
         }
     }
 }

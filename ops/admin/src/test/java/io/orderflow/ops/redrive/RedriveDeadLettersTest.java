@@ -8,6 +8,7 @@ import io.orderflow.consumer.FailureHeaders;
 import io.orderflow.consumer.RecordOrigin;
 import io.orderflow.consumer.RedriveReport;
 import io.orderflow.consumer.RetryTopics;
+import io.orderflow.ops.admin.DurationText;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -31,11 +32,11 @@ class RedriveDeadLettersTest {
 
     @Test
     void readsTheDurationsTheServicesConfigurationUses() {
-        assertThat(RedriveDeadLetters.duration("1s")).isEqualTo(Duration.ofSeconds(1));
-        assertThat(RedriveDeadLetters.duration("500ms")).isEqualTo(Duration.ofMillis(500));
-        assertThat(RedriveDeadLetters.duration("1m")).isEqualTo(Duration.ofMinutes(1));
-        assertThat(RedriveDeadLetters.duration("PT10S")).isEqualTo(Duration.ofSeconds(10));
-        assertThat(RetryTopics.of("inventory-service", List.of(RedriveDeadLetters.duration("1s")))
+        assertThat(DurationText.parse("1s")).isEqualTo(Duration.ofSeconds(1));
+        assertThat(DurationText.parse("500ms")).isEqualTo(Duration.ofMillis(500));
+        assertThat(DurationText.parse("1m")).isEqualTo(Duration.ofMinutes(1));
+        assertThat(DurationText.parse("PT10S")).isEqualTo(Duration.ofSeconds(10));
+        assertThat(RetryTopics.of("inventory-service", List.of(DurationText.parse("1s")))
                         .retryTopic(0))
                 .isEqualTo("inventory-service_retry_1000");
     }
