@@ -15,16 +15,26 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
  * Turns {@code OrderCreated}, {@code OrderShipped} and {@code OrderCancelled} into one pending mail each, rendered from
  * the templates under {@code templates/mail/}, in the batch's transaction: the processed-events claim makes that once
- * per event id, and {@link MailSender} sends it afterwards. The recipient is the order's customer, known from its
- * {@code OrderCreated}; a mail of an order whose {@code OrderCreated} has not arrived yet (it waits in a retry topic)
- * waits for it.
+ * per event id, and {@link MailSender} sends it afterwards. {@code OrderPaid} sends no mail: the confirmation already
+ * promised the next mail for the shipment (notification-service/README.md, "Which mails, in which order").
  *
- * <p>A batch takes three statements whatever its size: the batch's customers, its mails (addressed from the customers
- * known by then), and the addresses of earlier mails that were waiting for one of those customers. Thread-safe
+ * <p><b>Whatever order the events arrive in.</b> A retry can take an order's {@code OrderCreated} out of its sequence,
+ * so its shipment or cancellation may arrive first. Each mail is written as it comes, with its event's
+ * {@link LifecycleStep}, and nothing here waits or rewrites: the sender holds a mail while a mail of an earlier step of
+ * its order is pending, and addresses it from {@code order_customers} (written here from {@code OrderCreated}) when it
+ * sends it. So the confirmation always goes first, a mail whose order's customer is not known yet simply waits, and the
+ * customer receives the same mails in the same order as if the events had arrived in order.
+ *
+ * <p>Because no write depends on what another transaction wrote, the main and retry channels may apply events of one
+ * order at the same time without a lock: an {@code OrderShipped} committed beside its {@code OrderCreated} is neither
+ * lost nor sent first ({@code OutOfOrderMailsTest}).
+ *
+ * <p>A batch takes at most two statements whatever its size: the batch's customers, and its mails. Thread-safe
  * (stateless).
  */
 @Singleton
@@ -38,33 +48,21 @@ public class NotificationLedger implements EventHandler {
             ON CONFLICT DO NOTHING
             """;
     private static final String INSERT_MAILS = """
-            INSERT INTO notifications (event_id, order_id, event_type, subject, body, recipient)
-            SELECT m.event_id, m.order_id, m.event_type, m.subject, m.body, c.customer_id || '@' || ?
-            FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[])
-                AS m (event_id, order_id, event_type, subject, body)
-            LEFT JOIN order_customers c ON c.order_id = m.order_id
-            """;
-    private static final String ADDRESS_WAITING_MAILS = """
-            UPDATE notifications n SET recipient = c.customer_id || '@' || ?
-            FROM unnest(?::text[]) AS k (order_id)
-            JOIN order_customers c ON c.order_id = k.order_id
-            WHERE n.order_id = k.order_id AND n.recipient IS NULL
+            INSERT INTO notifications (event_id, order_id, event_type, lifecycle_step, subject, body)
+            SELECT * FROM unnest(?::uuid[], ?::text[], ?::text[], ?::smallint[], ?::text[], ?::text[])
             """;
 
     private final Template created;
     private final Template shipped;
     private final Template cancelled;
-    private final String recipientDomain;
 
     NotificationLedger(
             @Location("mail/OrderCreated.txt") Template created,
             @Location("mail/OrderShipped.txt") Template shipped,
-            @Location("mail/OrderCancelled.txt") Template cancelled,
-            NotificationConfig config) {
+            @Location("mail/OrderCancelled.txt") Template cancelled) {
         this.created = created;
         this.shipped = shipped;
         this.cancelled = cancelled;
-        this.recipientDomain = config.recipientDomain();
     }
 
     @Override
@@ -98,39 +96,22 @@ public class NotificationLedger implements EventHandler {
         }
         if (!mails.isEmpty()) {
             try (PreparedStatement insert = tx.prepareStatement(INSERT_MAILS)) {
-                insert.setString(1, recipientDomain);
-                insert.setArray(
-                        2,
-                        tx.createArrayOf(
-                                "uuid", mails.stream().map(Mail::eventId).toArray()));
-                insert.setArray(
-                        3,
-                        tx.createArrayOf(
-                                "text", mails.stream().map(Mail::orderId).toArray()));
-                insert.setArray(
-                        4,
-                        tx.createArrayOf(
-                                "text", mails.stream().map(Mail::eventType).toArray()));
-                insert.setArray(
-                        5,
-                        tx.createArrayOf(
-                                "text", mails.stream().map(Mail::subject).toArray()));
-                insert.setArray(
-                        6,
-                        tx.createArrayOf("text", mails.stream().map(Mail::body).toArray()));
+                insert.setArray(1, tx.createArrayOf("uuid", column(mails, Mail::eventId)));
+                insert.setArray(2, tx.createArrayOf("text", column(mails, Mail::orderId)));
+                insert.setArray(3, tx.createArrayOf("text", column(mails, Mail::eventType)));
+                insert.setArray(4, tx.createArrayOf("smallint", column(mails, Mail::step)));
+                insert.setArray(5, tx.createArrayOf("text", column(mails, Mail::subject)));
+                insert.setArray(6, tx.createArrayOf("text", column(mails, Mail::body)));
                 insert.executeUpdate();
-            }
-        }
-        if (!customerOrders.isEmpty()) {
-            try (PreparedStatement address = tx.prepareStatement(ADDRESS_WAITING_MAILS)) {
-                address.setString(1, recipientDomain);
-                address.setArray(2, tx.createArrayOf("text", customerOrders.toArray()));
-                address.executeUpdate();
             }
         }
     }
 
-    private record Mail(UUID eventId, String orderId, String eventType, String subject, String body) {}
+    private static Object[] column(List<Mail> mails, Function<Mail, ?> field) {
+        return mails.stream().map(field).toArray();
+    }
+
+    private record Mail(UUID eventId, String orderId, String eventType, short step, String subject, String body) {}
 
     private Mail render(ConsumedEvent consumed) {
         String subject;
@@ -167,6 +148,7 @@ public class NotificationLedger implements EventHandler {
                 consumed.envelope().eventId(),
                 consumed.envelope().orderId(),
                 consumed.envelope().eventType(),
+                LifecycleStep.of(consumed.envelope().eventType()).orElseThrow().number(),
                 subject,
                 body);
     }

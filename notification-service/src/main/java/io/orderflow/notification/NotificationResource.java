@@ -17,7 +17,11 @@ import java.util.Map;
 import java.util.UUID;
 import javax.sql.DataSource;
 
-/** {@code GET /notifications?orderId=}: the mails of an order, oldest first, sent or pending. */
+/**
+ * {@code GET /notifications?orderId=}: the mails of an order, sent or pending, in the order they reach the customer (its
+ * lifecycle's, {@link LifecycleStep}). The recipient is the address a sent mail went to, or a pending one will go to;
+ * null while the order's customer is not known (its {@code OrderCreated} has not arrived).
+ */
 @Path("/notifications")
 @Produces(MediaType.APPLICATION_JSON)
 public class NotificationResource {
@@ -31,10 +35,20 @@ public class NotificationResource {
             int attempts,
             Instant sentAt) {}
 
-    private final DataSource dataSource;
+    private static final String SELECT = """
+            SELECT n.event_id, n.event_type, coalesce(n.recipient, c.customer_id || '@' || ?),
+                   n.subject, n.status, n.attempts, n.sent_at
+            FROM notifications n LEFT JOIN order_customers c ON c.order_id = n.order_id
+            WHERE n.order_id = ?
+            ORDER BY n.lifecycle_step, n.created_at, n.event_id
+            """;
 
-    NotificationResource(DataSource dataSource) {
+    private final DataSource dataSource;
+    private final String recipientDomain;
+
+    NotificationResource(DataSource dataSource, NotificationConfig config) {
         this.dataSource = dataSource;
+        this.recipientDomain = config.recipientDomain();
     }
 
     @GET
@@ -52,10 +66,9 @@ public class NotificationResource {
         }
         List<Notification> found = new ArrayList<>();
         try (Connection connection = dataSource.getConnection();
-                PreparedStatement select = connection.prepareStatement(
-                        "SELECT event_id, event_type, recipient,"
-                                + " subject, status, attempts, sent_at FROM notifications WHERE order_id = ? ORDER BY created_at")) {
-            select.setString(1, orderId);
+                PreparedStatement select = connection.prepareStatement(SELECT)) {
+            select.setString(1, recipientDomain);
+            select.setString(2, orderId);
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
                     found.add(new Notification(
