@@ -11,6 +11,9 @@ import java.nio.file.Path;
  * default to the ports Kafka users expect, 9092 and 9404, so clients and scrapers need no configuration.
  *
  * @param help whether {@code --help} was given: the launcher prints its usage instead of starting anything
+ * @param aotCaches whether the services start from, or train, the JDK's AOT caches ({@link AotCaches})
+ * @param quickJit whether the services' JIT stops at C1 ({@code -XX:TieredStopAtLevel=1}, as Quarkus's dev mode):
+ *     fast from the first requests on two cores, at a lower peak than C2's
  */
 public record LaunchOptions(
         boolean help,
@@ -21,6 +24,8 @@ public record LaunchOptions(
         int metricsPort,
         boolean services,
         Path applications,
+        boolean aotCaches,
+        boolean quickJit,
         int orderServicePort,
         int relayPort,
         int consumerPortsFrom,
@@ -75,6 +80,8 @@ public record LaunchOptions(
                 metricsPort,
                 false,
                 DEFAULT_APPLICATIONS,
+                true,
+                true,
                 DEFAULT_ORDER_SERVICE_PORT,
                 DEFAULT_RELAY_PORT,
                 DEFAULT_CONSUMER_PORTS_FROM,

@@ -249,8 +249,16 @@ public final class LocalPlatform implements AutoCloseable {
      */
     private static ServiceProcess.Builder service(
             LaunchOptions options, String module, String instance, int port, Path logs) {
-        ServiceProcess.Builder builder = ServiceProcess.builder(module, quarkusApp(options, module))
-                .jvmOptions(List.of("-Xmx256m"))
+        Path application = quarkusApp(options, module);
+        List<String> jvmOptions = new ArrayList<>(List.of("-Xmx256m"));
+        if (options.quickJit()) {
+            jvmOptions.add("-XX:TieredStopAtLevel=1");
+        }
+        if (options.aotCaches()) {
+            jvmOptions.addAll(AotCaches.beside(options.applications()).jvmOptions(instance, application.getParent()));
+        }
+        ServiceProcess.Builder builder = ServiceProcess.builder(module, application)
+                .jvmOptions(jvmOptions)
                 .http("0.0.0.0", port)
                 .logFile(logs.resolve(instance + ".log"))
                 .pidFile(logs.resolve(instance + ".pid"));

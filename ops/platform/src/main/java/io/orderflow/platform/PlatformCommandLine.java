@@ -168,6 +168,20 @@ final class PlatformCommandLine implements Callable<Integer> {
     private boolean noServices;
 
     @Option(
+            names = "--no-aot-cache",
+            description = "start the services without the JDK's ahead-of-time caches, neither using nor training them"
+                    + " (default: each service starts from its cache, trained by its first run that stopped normally)")
+    private boolean noAotCache;
+
+    @Option(
+            names = "--full-jit",
+            description = "compile the services' hot code with C2 too, as the JVM does by default: the highest"
+                    + " throughput once warm, after a first minute in which compiling competes with the requests"
+                    + " (default: C1 only, -XX:TieredStopAtLevel=1, as Quarkus's dev mode: fast from the first"
+                    + " requests)")
+    private boolean fullJit;
+
+    @Option(
             names = {"-h", "--help"},
             usageHelp = true,
             scope = ScopeType.INHERIT,
@@ -268,6 +282,8 @@ final class PlatformCommandLine implements Callable<Integer> {
                 metricsPort,
                 !noServices,
                 LaunchOptions.DEFAULT_APPLICATIONS,
+                !noAotCache,
+                !fullJit,
                 orderServicePort,
                 relayPort,
                 consumerPortsFrom,

@@ -32,6 +32,8 @@ class LaunchOptionsTest {
                 0,
                 true,
                 LaunchOptions.DEFAULT_APPLICATIONS,
+                true,
+                true,
                 18080,
                 18081,
                 18082,

@@ -70,7 +70,9 @@ final class LauncherProcesses implements AutoCloseable {
                 "--relay-port",
                 "0",
                 "--consumer-ports-from",
-                "0"));
+                "0",
+                // No cache trained at every stop of a test platform; AotCachesTest covers the caches.
+                "--no-aot-cache"));
         arguments.addAll(List.of(more));
         return start(log, arguments.toArray(String[]::new));
     }

@@ -100,6 +100,8 @@ class PlatformOnApacheKafkaTest {
                 0,
                 true,
                 Path.of("..", "..").resolve(LaunchOptions.DEFAULT_APPLICATIONS),
+                false,
+                true,
                 0,
                 0,
                 0,
