@@ -12,8 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -47,14 +45,7 @@ class DeadLetterRedriveTest {
     @BeforeEach
     void startBroker(@TempDir Path directory) throws Exception {
         broker = InProcessBroker.start(directory);
-        try (Admin admin =
-                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-            List<NewTopic> topics = new ArrayList<>();
-            topics.add(new NewTopic("orders", 2, (short) 1));
-            TOPICS.retryTopicNames().forEach(name -> topics.add(new NewTopic(name, 1, (short) 1)));
-            topics.add(new NewTopic(TOPICS.deadLetterTopic(), 1, (short) 1));
-            admin.createTopics(topics).all().get(30, TimeUnit.SECONDS);
-        }
+        FailureTopicsOnBroker.create(broker.bootstrapServers(), TOPICS, new NewTopic("orders", 2, (short) 1));
         producer = FailureRouting.newProducer(broker.bootstrapServers(), "test");
     }
 

@@ -47,21 +47,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -127,21 +121,8 @@ class EventBatchProcessorTest {
             statement.execute("CREATE TABLE effects (event_id uuid NOT NULL, order_id text NOT NULL)");
         }
         broker = InProcessBroker.start(brokerDir);
-        try (Admin admin =
-                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-            List<NewTopic> topics = new ArrayList<>();
-            TOPICS.retryTopicNames().forEach(name -> topics.add(new NewTopic(name, 1, (short) 1)));
-            topics.add(new NewTopic(TOPICS.deadLetterTopic(), 1, (short) 1));
-            admin.createTopics(topics).all().get(30, TimeUnit.SECONDS);
-        }
-        producer = new KafkaProducer<>(
-                Map.of(
-                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        broker.bootstrapServers(),
-                        ProducerConfig.ACKS_CONFIG,
-                        "all"),
-                new StringSerializer(),
-                new ByteArraySerializer());
+        FailureTopicsOnBroker.create(broker.bootstrapServers(), TOPICS);
+        producer = FailureRouting.newProducer(broker.bootstrapServers(), "test");
         registry = new SimpleMeterRegistry();
         metrics = new ConsumerMetrics(registry, "test-group");
         openTelemetry = OpenTelemetrySdk.builder()

@@ -31,21 +31,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -126,21 +119,8 @@ class PermanentFailuresTest {
             statement.execute("INSERT INTO cancellations VALUES (0)");
         }
         broker = InProcessBroker.start(brokerDir);
-        try (Admin admin =
-                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-            List<NewTopic> topics = new ArrayList<>();
-            TOPICS.retryTopicNames().forEach(name -> topics.add(new NewTopic(name, 1, (short) 1)));
-            topics.add(new NewTopic(TOPICS.deadLetterTopic(), 1, (short) 1));
-            admin.createTopics(topics).all().get(30, TimeUnit.SECONDS);
-        }
-        producer = new KafkaProducer<>(
-                Map.of(
-                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        broker.bootstrapServers(),
-                        ProducerConfig.ACKS_CONFIG,
-                        "all"),
-                new StringSerializer(),
-                new ByteArraySerializer());
+        FailureTopicsOnBroker.create(broker.bootstrapServers(), TOPICS);
+        producer = FailureRouting.newProducer(broker.bootstrapServers(), "test");
         processor = new EventBatchProcessor(
                 database.dataSource(),
                 codec,
