@@ -81,7 +81,7 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
             response.responses().add(topicResponse);
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, data.maxWaitMs()));
-        int bytes = readAll(targets, data.maxBytes());
+        int bytes = readTogether(targets, data.maxBytes());
         // As Kafka does, a partition that cannot be read ends the wait at once: waiting fixes neither an unknown
         // partition nor an offset out of range, and the client should hear of it now, not after max.wait.ms.
         while (bytes < data.minBytes()
@@ -92,9 +92,29 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
             if (!awaitData(targets, deadline)) {
                 break;
             }
-            bytes = readAll(targets, data.maxBytes());
+            bytes = readTogether(targets, data.maxBytes());
         }
         return FetchResponse.of(response);
+    }
+
+    /**
+     * {@link #readAll}, and once more if a partition it found empty became readable while it read the others: a commit
+     * round publishes a produce's partitions together, and one that does so during the pass would otherwise leave the
+     * partitions read before it out of this answer and give them to the next fetch.
+     */
+    private static int readTogether(List<Target> targets, int requestMaxBytes) {
+        int bytes = readAll(targets, requestMaxBytes);
+        if (bytes > 0 && bytes < requestMaxBytes && targets.stream().anyMatch(FetchHandler::becameReadable)) {
+            bytes = readAll(targets, requestMaxBytes);
+        }
+        return bytes;
+    }
+
+    private static boolean becameReadable(Target t) {
+        FetchResponseData.PartitionData partition = t.response();
+        return partition.errorCode() == Errors.NONE.code()
+                && partition.records().sizeInBytes() == 0
+                && t.log().highWatermark() > t.offset();
     }
 
     private static boolean anyFailed(List<Target> targets) {
