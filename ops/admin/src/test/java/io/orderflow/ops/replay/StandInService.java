@@ -114,8 +114,9 @@ final class StandInService implements AutoCloseable {
         stops.incrementAndGet();
     }
 
-    private void consume(AtomicBoolean flag) {
-        try (KafkaConsumer<String, String> kafka = new KafkaConsumer<>(Map.of(
+    /** A member of {@code group} as the stand-in runs one: committing by hand, from the earliest offset. */
+    static KafkaConsumer<String, String> member(String bootstrapServers, String group) {
+        return new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
                 bootstrapServers,
                 ConsumerConfig.GROUP_ID_CONFIG,
@@ -130,7 +131,11 @@ final class StandInService implements AutoCloseable {
                 ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
                 StringDeserializer.class.getName(),
                 ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
-                StringDeserializer.class.getName()))) {
+                StringDeserializer.class.getName()));
+    }
+
+    private void consume(AtomicBoolean flag) {
+        try (KafkaConsumer<String, String> kafka = member(bootstrapServers, group)) {
             kafka.subscribe(topics);
             while (flag.get()) {
                 var records = kafka.poll(Duration.ofMillis(100));
