@@ -27,6 +27,19 @@ public interface OrderServiceConfig {
 
     Placement placement();
 
+    WarmUp warmUp();
+
+    /** What the service runs once at start, before it reports ready: see {@code WarmUp}. */
+    interface WarmUp {
+
+        /**
+         * Rounds of the order path (create, read, pay, ship, cancel) in transactions that are rolled back, so that the
+         * first requests find compiled code; {@code 0} reports ready at once.
+         */
+        @WithDefault("300")
+        int rounds();
+    }
+
     /** How {@code POST /orders} is written: group commit, see {@code OrderPlacement}. */
     interface Placement {
 

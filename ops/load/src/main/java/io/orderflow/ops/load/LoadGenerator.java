@@ -128,6 +128,16 @@ public final class LoadGenerator {
                 millis(latency, 99),
                 millis(latency, 99.9),
                 latency.count() == 0 ? "-" : String.format("%.1f ms", latency.maxMillis()));
+        LatencySamples.Summary service = result.serviceTime();
+        LatencySamples.Summary lag = result.sendLag();
+        out.printf(
+                "  of which in the service, sent to answered: p50 %s  p99 %s;  the generator's own delay in sending: p50"
+                        + " %s  p99 %s  max %s%n",
+                millis(service, 50),
+                millis(service, 99),
+                millis(lag, 50),
+                millis(lag, 99),
+                lag.count() == 0 ? "-" : String.format("%.1f ms", lag.maxMillis()));
         result.failures()
                 .forEach((kind, count) -> out.printf(
                         "  failed: %s x %d, first: %s%n",

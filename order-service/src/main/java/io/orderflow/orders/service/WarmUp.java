@@ -1,0 +1,124 @@
+package io.orderflow.orders.service;
+
+import io.agroal.api.AgroalDataSource;
+import io.orderflow.orders.config.OrderServiceConfig;
+import io.orderflow.orders.domain.NewOrder;
+import io.orderflow.orders.domain.OrderItem;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.transaction.TransactionManager;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.time.Clock;
+import java.util.List;
+import java.util.UUID;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.Readiness;
+import org.jboss.logging.Logger;
+
+/**
+ * The order path, run at start before the service reports ready, so that the first real requests find it compiled.
+ *
+ * <p>A JVM starts by interpreting: each method is compiled only after some hundred calls. A service that reports ready
+ * at once meets its first load with nothing compiled, and on a laptop that runs the whole platform every service compiles
+ * at the same time, on the same cores, as its first requests arrive: README's 100 orders a second waited seconds in
+ * the first ten seconds of a fresh platform. So the service runs {@code orderflow.order-service.warm-up.rounds} rounds
+ * of what a request does (place an order through {@link PlacementBatch} with an idempotency key, read it, pay, ship,
+ * cancel a second one: the locks, the statements, the outbox events and their JSON), each round in one transaction
+ * that is rolled back. Nothing of it stays: no order, no outbox row, no idempotency key, no event, no metric (the
+ * placement's batch-size summary is {@link OrderPlacement}'s, which the warm-up passes by).
+ *
+ * <p>Readiness ({@code /q/health/ready}) reports this check down until the rounds are done, with the rounds completed
+ * (and a failure, if one stopped them) in its data; the HTTP port answers meanwhile. A round that fails ends the warm-up with a warning, and the service reports ready anyway: a warm-up is
+ * an optimisation, never a reason not to serve.
+ */
+@ApplicationScoped
+@Readiness
+public class WarmUp implements HealthCheck {
+
+    private static final Logger log = Logger.getLogger(WarmUp.class);
+    private static final String NAME = "warm-up";
+
+    private final AgroalDataSource dataSource;
+    private final TransactionManager transactions;
+    private final PlacementBatch batches;
+    private final OrderLifecycle lifecycle;
+    private final Clock clock;
+    private final int rounds;
+    private volatile int completed;
+    private volatile String failure;
+    private volatile boolean done;
+
+    WarmUp(
+            AgroalDataSource dataSource,
+            TransactionManager transactions,
+            PlacementBatch batches,
+            OrderLifecycle lifecycle,
+            Clock clock,
+            OrderServiceConfig config) {
+        this.dataSource = dataSource;
+        this.transactions = transactions;
+        this.batches = batches;
+        this.lifecycle = lifecycle;
+        this.clock = clock;
+        this.rounds = config.warmUp().rounds();
+        this.done = rounds == 0;
+    }
+
+    void start(@Observes StartupEvent event) {
+        if (!done) {
+            Thread.ofPlatform().name("warm-up").daemon(true).start(this::run);
+        }
+    }
+
+    @Override
+    public HealthCheckResponse call() {
+        var response = HealthCheckResponse.named(NAME)
+                .status(done)
+                .withData("rounds", rounds)
+                .withData("completed", completed);
+        return (failure == null ? response : response.withData("failure", failure)).build();
+    }
+
+    private void run() {
+        long started = System.nanoTime();
+        try {
+            for (int round = 0; round < rounds; round++) {
+                roundRolledBack(round);
+                completed = round + 1;
+            }
+            log.infof(
+                    "warmed up: %d rounds of the order path in %d ms",
+                    rounds, (System.nanoTime() - started) / 1_000_000);
+        } catch (Exception e) {
+            failure = String.valueOf(e);
+            log.warnf(e, "warm-up stopped after %d of %d rounds; the service is ready, but cold", completed, rounds);
+        } finally {
+            done = true;
+        }
+    }
+
+    private void roundRolledBack(int round) throws Exception {
+        transactions.begin();
+        try {
+            NewOrder order = new NewOrder(
+                    "warm-up",
+                    "EUR",
+                    "web",
+                    List.of(new OrderItem("WARM-UP-1", 1 + round % 3, new BigDecimal("9.99"))));
+            PlacementRequest paid = PlacementRequest.of(order, "warm-up-" + UUID.randomUUID(), null);
+            PlacementRequest cancelled = PlacementRequest.of(order, null, null);
+            try (Connection connection = dataSource.getConnection()) {
+                batches.write(connection, List.of(paid, cancelled), clock.instant());
+            }
+            lifecycle.get(paid.orderId());
+            lifecycle.pay(paid.orderId(), "warm-up", null);
+            lifecycle.ship(paid.orderId(), "warm-up", "warm-up", null);
+            lifecycle.cancel(cancelled.orderId(), "warm-up", null);
+        } finally {
+            transactions.rollback();
+        }
+    }
+}
