@@ -54,7 +54,8 @@ import org.jboss.logging.Logger;
  * <p><b>Tracing.</b> Each record's processing is a span, and each retry or dead-letter hop a span beneath it
  * ({@link RecordSpans}).
  *
- * <p>Thread-safety: one batch at a time per instance (the consumer's thread); {@link #close()} from any thread.
+ * <p>Thread-safety: one batch at a time per instance (the consumer's thread); {@link #rehearse} beside it, and
+ * {@link #close()}, from any thread.
  */
 public final class EventBatchProcessor implements AutoCloseable {
 
@@ -177,6 +178,42 @@ public final class EventBatchProcessor implements AutoCloseable {
                 applied.count(), applied.duplicates(), ignored, retried, deadLettered, applied.transactions());
         metrics.batch(outcome, Duration.ofNanos(System.nanoTime() - startedNanos));
         return outcome;
+    }
+
+    /**
+     * Runs {@code records} through what {@link #process} does to them (decoding, the claim of their ids, the handler)
+     * in one transaction, then rolls it back: nothing is applied, claimed, routed or counted in the meters. A service's
+     * warm-up ({@code ConsumerWarmUp}) rehearses made-up events so that its first real batches find the path compiled.
+     * Records that cannot be decoded, or that the handler does not handle, are left out.
+     *
+     * @return the events the handler applied before the rollback
+     * @throws SQLException or the handler's exception, if the rehearsal failed (it was rolled back all the same)
+     */
+    public int rehearse(List<ConsumerRecord<String, byte[]>> records) throws Exception {
+        List<ConsumedEvent> events = new ArrayList<>();
+        for (ConsumerRecord<String, byte[]> record : records) {
+            try {
+                EventEnvelope envelope = codec.decode(record.value());
+                if (handler.handles(envelope.eventType())) {
+                    events.add(new ConsumedEvent(record, envelope, codec.decodePayload(envelope)));
+                }
+            } catch (UndecodableEventException e) { // an unknown type too
+                // left out, as the method comment says
+            }
+        }
+        try (Connection transaction = database.getConnection()) {
+            transaction.setAutoCommit(false);
+            try {
+                Set<UUID> fresh = ProcessedEvents.claim(transaction, events);
+                List<ConsumedEvent> toApply = events.stream()
+                        .filter(e -> fresh.remove(e.envelope().eventId()))
+                        .toList();
+                handler.applyAll(transaction, toApply);
+                return toApply.size();
+            } finally {
+                transaction.rollback();
+            }
+        }
     }
 
     /**

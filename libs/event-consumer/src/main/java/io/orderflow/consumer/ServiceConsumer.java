@@ -101,6 +101,11 @@ public final class ServiceConsumer implements AutoCloseable {
         return slowdown;
     }
 
+    /** {@link EventBatchProcessor#rehearse}: the records' processing, rolled back. */
+    public int rehearse(List<ConsumerRecord<String, byte[]>> records) throws Exception {
+        return processor.rehearse(records);
+    }
+
     /** A batch of the retry topics, once its records are due. */
     public BatchOutcome processRetries(ConsumerRecords<String, byte[]> records) throws InterruptedException {
         return processor.processWhenDue(list(records));

@@ -1,6 +1,7 @@
 package io.orderflow.consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Timer;
@@ -226,6 +227,38 @@ class EventBatchProcessorTest {
         assertThat(redelivered.applied()).isZero();
         assertThat(redelivered.duplicates()).isEqualTo(2);
         assertThat(metrics.duplicates()).isEqualTo(3);
+    }
+
+    @Test
+    void aRehearsalRunsTheHandlerOverEveryEventItHandlesAndKeepsNothing() throws Exception {
+        List<ConsumerRecord<String, byte[]>> round = new RehearsalEvents(Clock.systemUTC()).round(0);
+
+        int applied = processor.rehearse(round);
+
+        assertThat(round).hasSize(5);
+        assertThat(applied)
+                .as("every event but OrderPaid, which the recorder does not handle")
+                .isEqualTo(4);
+        assertThat(effects()).isEmpty();
+        try (Connection connection = database.connect();
+                Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT count(*) FROM processed_events")) {
+            rows.next();
+            assertThat(rows.getLong(1)).as("claimed ids").isZero();
+        }
+        assertThat(metrics.applied()).isZero();
+        assertThat(registry.get("orderflow.consumer.batch.records").summary().count())
+                .isZero();
+    }
+
+    @Test
+    void aRehearsalThatFailsRollsBackAndSaysSo() {
+        List<ConsumerRecord<String, byte[]>> round = new RehearsalEvents(Clock.systemUTC()).round(1);
+        String order = round.getFirst().key();
+        failuresLeft.put(order, 1);
+
+        assertThatThrownBy(() -> processor.rehearse(round)).hasMessageContaining("told to fail for " + order);
+        assertThat(failuresLeft).containsEntry(order, 0);
     }
 
     @Test

@@ -27,4 +27,17 @@ public interface ConsumerConfig {
      */
     @WithDefault("false")
     boolean drillsEnabled();
+
+    WarmUp warmUp();
+
+    /** What the service runs once at start, before it reports ready: see {@code ConsumerWarmUp}. */
+    interface WarmUp {
+
+        /**
+         * Rounds of made-up events (two orders, every lifecycle event) through the service's handler, each rolled back,
+         * so that the first real batches find compiled code; {@code 0} reports ready at once.
+         */
+        @WithDefault("200")
+        int rounds();
+    }
 }

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeoutException;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.health.Readiness;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
@@ -21,7 +22,8 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * {@link ServiceConsumer}. Quarkus Messaging commits a batch's offsets only after the method returns (commit strategy
  * {@code throttled}, acknowledgement after processing); an exception stops the channel ({@code failure-strategy=fail})
  * rather than skip records, and the health check reports it. The channels themselves are configured in each service's
- * application.properties ({@code mp.messaging.incoming.orders.*} and {@code orders-retry.*}).
+ * application.properties ({@code mp.messaging.incoming.orders.*} and {@code orders-retry.*}). Once the consumer is
+ * assembled, the service's {@link ConsumerWarmUp} begins.
  */
 @Singleton
 public class OrderEventChannels {
@@ -34,6 +36,7 @@ public class OrderEventChannels {
             MeterRegistry registry,
             OpenTelemetry openTelemetry,
             ConsumerConfig config,
+            @Readiness ConsumerWarmUp warmUp, // a health check's qualifier
             EventHandler handler,
             @ConfigProperty(name = "mp.messaging.incoming.orders.group.id") String group,
             @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers)
@@ -48,6 +51,7 @@ public class OrderEventChannels {
                 handler,
                 registry,
                 openTelemetry);
+        warmUp.begin(consumer);
     }
 
     @Incoming("orders")
