@@ -4,15 +4,23 @@ import io.agroal.api.AgroalDataSource;
 import io.orderflow.orders.config.OrderServiceConfig;
 import io.orderflow.orders.domain.NewOrder;
 import io.orderflow.orders.domain.OrderItem;
+import io.quarkus.runtime.LaunchMode;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.transaction.TransactionManager;
 import java.math.BigDecimal;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
@@ -28,7 +36,10 @@ import org.jboss.logging.Logger;
  * of what a request does (place an order through {@link PlacementBatch} with an idempotency key, read it, pay, ship,
  * cancel a second one: the locks, the statements, the outbox events and their JSON), each round in one transaction
  * that is rolled back. Nothing of it stays: no order, no outbox row, no idempotency key, no event, no metric (the
- * placement's batch-size summary is {@link OrderPlacement}'s, which the warm-up passes by).
+ * placement's batch-size summary is {@link OrderPlacement}'s, which the warm-up passes by). Then, once the HTTP server
+ * listens, as many rounds of the lifecycle's requests ({@code GET}, {@code pay}, {@code ship}, {@code cancel}) for an
+ * order that cannot exist, the nil UUID: each answers 404 and writes nothing, and application.properties keeps them out
+ * of {@code http_server_requests_seconds}.
  *
  * <p>Readiness ({@code /q/health/ready}) reports this check down until the rounds are done, with the rounds completed
  * (and a failure, if one stopped them) in its data; the HTTP port answers meanwhile. A round that fails ends the warm-up with a warning, and the service reports ready anyway: a warm-up is
@@ -40,6 +51,10 @@ public class WarmUp implements HealthCheck {
 
     private static final Logger log = Logger.getLogger(WarmUp.class);
     private static final String NAME = "warm-up";
+    /** The order the HTTP rounds ask for; application.properties keeps its requests out of the HTTP metrics. */
+    private static final Duration SERVER_START = Duration.ofMinutes(1);
+
+    static final String NO_ORDER = "00000000-0000-0000-0000-000000000000";
 
     private final AgroalDataSource dataSource;
     private final TransactionManager transactions;
@@ -48,6 +63,7 @@ public class WarmUp implements HealthCheck {
     private final Clock clock;
     private final int rounds;
     private volatile int completed;
+    private volatile int requests;
     private volatile String failure;
     private volatile boolean done;
 
@@ -78,7 +94,8 @@ public class WarmUp implements HealthCheck {
         var response = HealthCheckResponse.named(NAME)
                 .status(done)
                 .withData("rounds", rounds)
-                .withData("completed", completed);
+                .withData("completed", completed)
+                .withData("requests", requests);
         return (failure == null ? response : response.withData("failure", failure)).build();
     }
 
@@ -89,6 +106,13 @@ public class WarmUp implements HealthCheck {
                 roundRolledBack(round);
                 completed = round + 1;
             }
+            try (HttpClient http = HttpClient.newHttpClient()) {
+                URI orders = URI.create("http://localhost:" + httpPort() + "/orders/" + NO_ORDER);
+                for (int round = 0; round < rounds; round++) {
+                    unknownOrderOverHttp(http, orders);
+                    requests += 4;
+                }
+            }
             log.infof(
                     "warmed up: %d rounds of the order path in %d ms",
                     rounds, (System.nanoTime() - started) / 1_000_000);
@@ -98,6 +122,53 @@ public class WarmUp implements HealthCheck {
         } finally {
             done = true;
         }
+    }
+
+    /**
+     * The lifecycle's HTTP path for an order that cannot exist (the nil UUID; order ids are random): routing, JSON
+     * bodies, validation, the lifecycle's lock and read, the problem answer. Each must be 404, and writes nothing.
+     */
+    private static void unknownOrderOverHttp(HttpClient http, URI order) throws Exception {
+        List<HttpRequest> requests = List.of(
+                HttpRequest.newBuilder(order).GET().build(),
+                post(order, "/pay", "{\"paymentReference\":\"warm-up\"}"),
+                post(order, "/ship", "{\"carrier\":\"warm-up\",\"trackingNumber\":\"warm-up\"}"),
+                post(order, "/cancel", "{\"reason\":\"warm-up\"}"));
+        for (HttpRequest request : requests) {
+            int status = send(http, request);
+            if (status != 404) {
+                throw new IllegalStateException(request.method() + " " + request.uri() + " answered " + status);
+            }
+        }
+    }
+
+    /** {@code request}'s status; until the HTTP server listens (it starts after the startup event), waits for it. */
+    private static int send(HttpClient http, HttpRequest request) throws Exception {
+        long deadline = System.nanoTime() + SERVER_START.toNanos();
+        while (true) {
+            try {
+                return http.send(request, HttpResponse.BodyHandlers.discarding())
+                        .statusCode();
+            } catch (ConnectException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(50); // polling a port that is about to open
+            }
+        }
+    }
+
+    private static HttpRequest post(URI order, String action, String json) {
+        return HttpRequest.newBuilder(URI.create(order + action))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json))
+                .build();
+    }
+
+    /** The port the HTTP server listens on: the configured one, or in tests the one it was given. */
+    private static int httpPort() {
+        String key = LaunchMode.current() == LaunchMode.TEST ? "quarkus.http.test-port" : "quarkus.http.port";
+        return ConfigProvider.getConfig().getValue(key, Integer.class);
     }
 
     private void roundRolledBack(int round) throws Exception {

@@ -14,6 +14,7 @@ import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.Map;
+import java.util.UUID;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
@@ -46,7 +47,16 @@ class WarmUpTest {
         assertThat(health.getMap("checks.find { it.name == 'warm-up' }.data"))
                 .containsEntry("rounds", 25)
                 .containsEntry("completed", 25)
+                .containsEntry("requests", 100)
                 .doesNotContainKey("failure");
+
+        given().get("/orders/" + UUID.randomUUID()).then().statusCode(404);
+        String metrics = given().get("/q/metrics").then().extract().asString();
+        assertThat(metrics)
+                .as("only this test's own 404 is in the HTTP metrics, none of the warm-up's")
+                .containsPattern("http_server_requests_seconds_count\\{method=\"GET\",outcome=\"CLIENT_ERROR\","
+                        + "status=\"404\",uri=\"/orders/\\{id}\"} 1.0\n")
+                .doesNotContain("POST\",outcome=\"CLIENT_ERROR\"", "warm-up");
 
         OrderTables tables = new OrderTables(dataSource);
         assertThat(tables.number("SELECT count(*) FROM orders WHERE customer_id = 'warm-up'"))

@@ -20,7 +20,9 @@ import org.apache.kafka.clients.producer.KafkaProducer;
  */
 final class DirectOrders implements AutoCloseable {
 
+    /** Null when the mix publishes nothing directly: no producer, no connection to the broker. */
     private final KafkaProducer<String, byte[]> producer;
+
     private final OrderCreatedRecords records = new OrderCreatedRecords("ops-load");
     private final Map<EventVersion, Double> rates = new TreeMap<>();
     private final Duration duration;
@@ -29,9 +31,9 @@ final class DirectOrders implements AutoCloseable {
     private final List<Thread> senders = new ArrayList<>();
 
     DirectOrders(String bootstrapServers, int rate, Duration duration, EventVersionMix mix) {
-        this.producer = OrderCreatedRecords.producer(bootstrapServers);
         this.duration = duration;
         mix.direct().forEach((version, share) -> rates.put(version, rate * share));
+        this.producer = rates.isEmpty() ? null : OrderCreatedRecords.producer(bootstrapServers);
     }
 
     /** Starts publishing at {@code startNanos} ({@link System#nanoTime()}). */
@@ -72,7 +74,9 @@ final class DirectOrders implements AutoCloseable {
         for (Thread sender : senders) {
             sender.join();
         }
-        producer.flush();
+        if (producer != null) {
+            producer.flush();
+        }
     }
 
     /** Records the broker acknowledged, by version. */
@@ -88,6 +92,8 @@ final class DirectOrders implements AutoCloseable {
 
     @Override
     public void close() {
-        producer.close();
+        if (producer != null) {
+            producer.close();
+        }
     }
 }
