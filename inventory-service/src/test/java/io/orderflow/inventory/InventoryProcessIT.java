@@ -3,6 +3,8 @@ package io.orderflow.inventory;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.orderflow.contracts.EventCodec;
 import io.orderflow.contracts.order.OrderCreated;
 import io.orderflow.contracts.order.OrderLine;
@@ -14,6 +16,9 @@ import io.orderflow.testing.InProcessBroker;
 import io.orderflow.testing.PackagedService;
 import io.orderflow.testing.PostgresTest;
 import java.math.BigDecimal;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -50,8 +55,32 @@ class InventoryProcessIT {
     private static final Duration WITHIN = Duration.ofMinutes(3);
 
     private static ServiceProcess start(PostgresDatabase database, InProcessBroker broker, String name) {
+        return start(database, broker, name, 0);
+    }
+
+    /** With {@code warmUpRounds} of the service's warm-up (ConsumerWarmUp) before it reports ready. */
+    private static ServiceProcess start(
+            PostgresDatabase database, InProcessBroker broker, String name, int warmUpRounds) {
         return PackagedService.builder("inventory-service", database, broker.bootstrapServers(), "inventory-" + name)
+                .property("orderflow.consumer.warm-up.rounds", Integer.toString(warmUpRounds))
                 .start();
+    }
+
+    /** The readiness check {@code warm-up}'s rounds completed, as {@code /q/health/ready} reports them. */
+    private static int warmUpRoundsCompleted(ServiceProcess service) throws Exception {
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            String health = http.send(
+                            HttpRequest.newBuilder(service.baseUri().resolve("/q/health/ready"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString())
+                    .body();
+            for (JsonNode check : new ObjectMapper().readTree(health).get("checks")) {
+                if (check.get("name").asText().equals("warm-up")) {
+                    return check.get("data").get("completed").asInt();
+                }
+            }
+            throw new AssertionError("no warm-up check in " + health);
+        }
     }
 
     private static long number(PostgresDatabase database, String sql) throws SQLException {
@@ -117,7 +146,10 @@ class InventoryProcessIT {
                     .as("killed before the end, or the test proves nothing")
                     .isLessThan(ORDERS);
 
-            try (ServiceProcess second = start(database, broker, "second")) {
+            // The second instance rehearses its warm-up while the backlog the first left is consumed: the exact
+            // counts below show that nothing of the rehearsals stays (no reservation, no claimed id, no outbox row).
+            try (ServiceProcess second = start(database, broker, "second", 50)) {
+                assertThat(warmUpRoundsCompleted(second)).isEqualTo(50);
                 await().atMost(WITHIN).until(() -> number(database, "SELECT count(*) FROM reservations") == ORDERS);
             }
             assertThat(number(database, "SELECT reserved FROM stock WHERE sku = '" + SKU + "'"))

@@ -25,6 +25,9 @@ public final class PackagedService {
                 .property("kafka.bootstrap.servers", bootstrapServers)
                 .property("mp.messaging.incoming.orders.session.timeout.ms", "6000")
                 .property("mp.messaging.incoming.orders-retry.session.timeout.ms", "6000")
+                // The tests of a service's behaviour start it without the warm-up, a second of every start
+                // (InventoryProcessIT turns it on for one start).
+                .property("orderflow.consumer.warm-up.rounds", "0")
                 .logFile(Path.of("target", logName + ".log"))
                 .readinessPath("/q/health/ready", Duration.ofSeconds(90));
     }

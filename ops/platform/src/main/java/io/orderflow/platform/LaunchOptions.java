@@ -14,6 +14,8 @@ import java.nio.file.Path;
  * @param aotCaches whether the services start from, or train, the JDK's AOT caches ({@link AotCaches})
  * @param quickJit whether the services' JIT stops at C1 ({@code -XX:TieredStopAtLevel=1}, as Quarkus's dev mode):
  *     fast from the first requests on two cores, at a lower peak than C2's
+ * @param warmUps whether the services run their warm-ups before they report ready (order-service's {@code WarmUp},
+ *     the consumers' {@code ConsumerWarmUp}); without, they are ready sooner and slow in their first seconds
  */
 public record LaunchOptions(
         boolean help,
@@ -26,6 +28,7 @@ public record LaunchOptions(
         Path applications,
         boolean aotCaches,
         boolean quickJit,
+        boolean warmUps,
         int orderServicePort,
         int relayPort,
         int consumerPortsFrom,
@@ -80,6 +83,7 @@ public record LaunchOptions(
                 metricsPort,
                 false,
                 DEFAULT_APPLICATIONS,
+                true,
                 true,
                 true,
                 DEFAULT_ORDER_SERVICE_PORT,

@@ -262,6 +262,10 @@ public final class LocalPlatform implements AutoCloseable {
                 .http("0.0.0.0", port)
                 .logFile(logs.resolve(instance + ".log"))
                 .pidFile(logs.resolve(instance + ".pid"));
+        if (!options.warmUps()) {
+            builder.property("orderflow.order-service.warm-up.rounds", "0")
+                    .property("orderflow.consumer.warm-up.rounds", "0");
+        }
         LaunchOptions.Tracing tracing = options.tracing();
         if (tracing.on() && !module.equals("lag-monitor")) {
             builder.property("quarkus.otel.sdk.disabled", "false")

@@ -182,6 +182,13 @@ final class PlatformCommandLine implements Callable<Integer> {
     private boolean fullJit;
 
     @Option(
+            names = "--no-warm-up",
+            description = "start the services without their warm-ups: each reports ready sooner, and is slow in its"
+                    + " first seconds of load (default: each runs its own request path, rolled back, before it"
+                    + " reports ready; docs/benchmarks.md, \"First minute\")")
+    private boolean noWarmUp;
+
+    @Option(
             names = {"-h", "--help"},
             usageHelp = true,
             scope = ScopeType.INHERIT,
@@ -284,6 +291,7 @@ final class PlatformCommandLine implements Callable<Integer> {
                 LaunchOptions.DEFAULT_APPLICATIONS,
                 !noAotCache,
                 !fullJit,
+                !noWarmUp,
                 orderServicePort,
                 relayPort,
                 consumerPortsFrom,

@@ -34,6 +34,7 @@ class LaunchOptionsTest {
                 LaunchOptions.DEFAULT_APPLICATIONS,
                 true,
                 true,
+                true,
                 18080,
                 18081,
                 18082,
@@ -69,6 +70,17 @@ class LaunchOptionsTest {
         assertThat(defaults.orderServicePort()).isEqualTo(8080);
         assertThat(defaults.relayPort()).isEqualTo(8081);
         assertThat(LaunchOptions.parse("--no-services").services()).isFalse();
+    }
+
+    @Test
+    void theServicesStartFromTheirCachesWithC1AndWarmUpsUnlessToldNotTo() {
+        LaunchOptions defaults = LaunchOptions.parse();
+        assertThat(defaults.aotCaches()).isTrue();
+        assertThat(defaults.quickJit()).isTrue();
+        assertThat(defaults.warmUps()).isTrue();
+        assertThat(LaunchOptions.parse("--no-aot-cache").aotCaches()).isFalse();
+        assertThat(LaunchOptions.parse("--full-jit").quickJit()).isFalse();
+        assertThat(LaunchOptions.parse("--no-warm-up").warmUps()).isFalse();
     }
 
     @Test

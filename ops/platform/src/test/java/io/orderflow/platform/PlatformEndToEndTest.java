@@ -140,6 +140,28 @@ class PlatformEndToEndTest {
     }
 
     @Test
+    @Order(0)
+    void everyServiceReportedReadyAfterItsWarmUp() throws Exception {
+        Map<String, Integer> rounds = Map.of(
+                "order-service", 300, "inventory-service", 200, "notification-service", 200, "analytics-service", 200);
+        for (Map.Entry<String, Integer> service : rounds.entrySet()) {
+            JsonNode warmUp = null;
+            for (JsonNode check : JSON.readTree(get(service(service.getKey()), "/q/health/ready"))
+                    .get("checks")) {
+                if (check.get("name").asText().equals("warm-up")) {
+                    warmUp = check;
+                }
+            }
+            assertThat(warmUp).as(service.getKey() + "'s warm-up check").isNotNull();
+            assertThat(warmUp.get("status").asText()).isEqualTo("UP");
+            assertThat(warmUp.get("data").get("completed").asInt())
+                    .as(service.getKey() + "'s rounds")
+                    .isEqualTo(service.getValue());
+            assertThat(warmUp.get("data").has("failure")).isFalse();
+        }
+    }
+
+    @Test
     @Order(1)
     void everyAcceptedChangeOfEveryOrderReachesTheTopicOnceAndInOrder() throws Exception {
         int orderCount = 40;

@@ -102,17 +102,7 @@ public class WarmUp implements HealthCheck {
     private void run() {
         long started = System.nanoTime();
         try {
-            for (int round = 0; round < rounds; round++) {
-                roundRolledBack(round);
-                completed = round + 1;
-            }
-            try (HttpClient http = HttpClient.newHttpClient()) {
-                URI orders = URI.create("http://localhost:" + httpPort() + "/orders/" + NO_ORDER);
-                for (int round = 0; round < rounds; round++) {
-                    unknownOrderOverHttp(http, orders);
-                    requests += 4;
-                }
-            }
+            rehearse(rounds);
             log.infof(
                     "warmed up: %d rounds of the order path in %d ms",
                     rounds, (System.nanoTime() - started) / 1_000_000);
@@ -121,6 +111,21 @@ public class WarmUp implements HealthCheck {
             log.warnf(e, "warm-up stopped after %d of %d rounds; the service is ready, but cold", completed, rounds);
         } finally {
             done = true;
+        }
+    }
+
+    /** {@code count} rounds of the order path, rolled back, then as many of the HTTP requests; on this thread. */
+    void rehearse(int count) throws Exception {
+        for (int round = 0; round < count; round++) {
+            roundRolledBack(round);
+            completed = round + 1;
+        }
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            URI orders = URI.create("http://localhost:" + httpPort() + "/orders/" + NO_ORDER);
+            for (int round = 0; round < count; round++) {
+                unknownOrderOverHttp(http, orders);
+                requests += 4;
+            }
         }
     }
 

@@ -102,6 +102,7 @@ class PlatformOnApacheKafkaTest {
                 Path.of("..", "..").resolve(LaunchOptions.DEFAULT_APPLICATIONS),
                 false,
                 true,
+                false, // no warm-ups: PlatformEndToEndTest runs them
                 0,
                 0,
                 0,
@@ -164,6 +165,20 @@ class PlatformOnApacheKafkaTest {
                     .get();
             assertThat(topics.get(Topics.ORDERS).partitions()).hasSize(6);
             assertThat(topics.get(Topics.INVENTORY).partitions()).hasSize(6);
+        }
+        for (String service : List.of("order-service", "inventory-service")) {
+            JsonNode checks = JSON.readTree(get(service(service).resolve("/q/health/ready")))
+                    .get("checks");
+            JsonNode warmUp = null;
+            for (JsonNode check : checks) {
+                if (check.get("name").asText().equals("warm-up")) {
+                    warmUp = check;
+                }
+            }
+            assertThat(warmUp)
+                    .as(service + ": started without its warm-up, as the options say")
+                    .isNotNull();
+            assertThat(warmUp.get("data").get("rounds").asInt()).isZero();
         }
     }
 
