@@ -12,6 +12,8 @@ import com.tngtech.archunit.lang.ArchRule;
  * <pre>
  * server -> network -> handler -> group -> log
  *           protocol (codec, no I/O) used by network and handler
+ *           security (principals, logins, credentials, ACLs) used by server, network and handler; stores its
+ *           files through log's LogFiles
  * </pre>
  *
  * Storage ({@code log}) never imports network, handler, protocol, group or server code, nor sockets.
@@ -31,6 +33,8 @@ final class BrokerLayering {
                 .definedBy(root + ".handler..")
                 .layer("Protocol")
                 .definedBy(root + ".protocol..")
+                .layer("Security")
+                .definedBy(root + ".security..")
                 .layer("Group")
                 .definedBy(root + ".group..")
                 .layer("Storage")
@@ -43,10 +47,12 @@ final class BrokerLayering {
                 .mayOnlyBeAccessedByLayers("Network", "Server")
                 .whereLayer("Protocol")
                 .mayOnlyBeAccessedByLayers("Network", "Handler", "Server")
+                .whereLayer("Security")
+                .mayOnlyBeAccessedByLayers("Network", "Handler", "Server")
                 .whereLayer("Group")
                 .mayOnlyBeAccessedByLayers("Handler", "Server")
                 .whereLayer("Storage")
-                .mayOnlyBeAccessedByLayers("Group", "Handler", "Server");
+                .mayOnlyBeAccessedByLayers("Group", "Handler", "Security", "Server");
     }
 
     static ArchRule storageHasNoNetworkCode(String root) {

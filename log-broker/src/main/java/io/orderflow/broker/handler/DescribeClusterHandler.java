@@ -56,8 +56,8 @@ public final class DescribeClusterHandler implements ApiHandler<DescribeClusterR
         response.brokers()
                 .add(new DescribeClusterResponseData.DescribeClusterBroker()
                         .setBrokerId(node.nodeId())
-                        .setHost(node.host())
-                        .setPort(node.port())
+                        .setHost(node.endpointFor(client).host())
+                        .setPort(node.endpointFor(client).port())
                         .setRack(null)
                         .setIsFenced(false));
         return new DescribeClusterResponse(response);

@@ -34,14 +34,16 @@ public final class FindCoordinatorHandler implements ApiHandler<FindCoordinatorR
             }
             return new FindCoordinatorResponse(new FindCoordinatorResponseData()
                     .setNodeId(node.nodeId())
-                    .setHost(node.host())
-                    .setPort(node.port()));
+                    .setHost(node.endpointFor(client).host())
+                    .setPort(node.endpointFor(client).port()));
         }
         List<Coordinator> coordinators = new ArrayList<>();
         for (String key : request.data().coordinatorKeys()) {
             Coordinator c = new Coordinator().setKey(key).setErrorCode(error.code());
             if (error == Errors.NONE) {
-                c.setNodeId(node.nodeId()).setHost(node.host()).setPort(node.port());
+                c.setNodeId(node.nodeId())
+                        .setHost(node.endpointFor(client).host())
+                        .setPort(node.endpointFor(client).port());
             } else {
                 c.setNodeId(-1).setHost("").setPort(-1).setErrorMessage(error.message());
             }

@@ -61,8 +61,8 @@ public final class MetadataHandler implements ApiHandler<MetadataRequest> {
         response.brokers()
                 .add(new MetadataResponseData.MetadataResponseBroker()
                         .setNodeId(node.nodeId())
-                        .setHost(node.host())
-                        .setPort(node.port()));
+                        .setHost(node.endpointFor(client).host())
+                        .setPort(node.endpointFor(client).port()));
         if (data.topics() == null) {
             logs.topics().forEach(t -> response.topics().add(describe(t)));
         } else {

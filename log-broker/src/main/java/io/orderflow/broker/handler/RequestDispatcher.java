@@ -7,7 +7,9 @@ import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
@@ -34,15 +36,24 @@ public final class RequestDispatcher {
     /** A supported API: its handler and the version range we implement fully. */
     record Registration(ApiHandler<AbstractRequest> handler, short minVersion, short maxVersion) {}
 
+    /** The requests a SASL listener serves before the login and after its session expired, as Kafka does. */
+    private static final Set<ApiKeys> SESSIONLESS =
+            EnumSet.of(ApiKeys.API_VERSIONS, ApiKeys.SASL_HANDSHAKE, ApiKeys.SASL_AUTHENTICATE);
+
     private final Map<ApiKeys, Registration> registrations;
     private final BiConsumer<ApiKeys, Long> requestTimer;
     private final RequestFaults faults;
+    private final Clock clock;
 
     private RequestDispatcher(
-            Map<ApiKeys, Registration> registrations, BiConsumer<ApiKeys, Long> requestTimer, RequestFaults faults) {
+            Map<ApiKeys, Registration> registrations,
+            BiConsumer<ApiKeys, Long> requestTimer,
+            RequestFaults faults,
+            Clock clock) {
         this.registrations = Collections.unmodifiableMap(new EnumMap<>(registrations));
         this.requestTimer = requestTimer;
         this.faults = faults;
+        this.clock = clock;
     }
 
     public static Builder builder() {
@@ -72,11 +83,19 @@ public final class RequestDispatcher {
      * Handles one frame: decodes it and does the request's work now; what may wait is left to the reply.
      *
      * @throws MalformedRequestException when the frame cannot be read; the caller closes the connection
+     * @throws UnauthenticatedRequestException when the connection must log in (again) before this request; the
+     *     caller closes the connection
      */
     public Reply dispatch(ClientInfo client, ByteBuffer frame) {
         DecodedRequest request = RequestDecoder.decode(frame);
         ApiKeys api = request.header().apiKey();
         short version = request.header().apiVersion();
+        if (!client.session().mayServe(clock.millis()) && !SESSIONLESS.contains(api)) {
+            throw new UnauthenticatedRequestException(api
+                    + (client.session().principal() == null
+                            ? " before a SASL login"
+                            : " after the login's session expired (connections.max.reauth.ms)"));
+        }
         Registration registration = registrations.get(api);
         long start = System.nanoTime();
         if (registration == null || version < registration.minVersion() || version > registration.maxVersion()) {
@@ -97,7 +116,7 @@ public final class RequestDispatcher {
             return reply(request, client, () -> refusal, responseVersion, start);
         }
         ClientInfo named =
-                new ClientInfo(client.connectionId(), request.header().clientId(), client.host());
+                new ClientInfo(client.connectionId(), request.header().clientId(), client.host(), client.session());
         PipelinedApiHandler.Completion completion;
         try {
             if (registration.handler() instanceof PipelinedApiHandler<AbstractRequest> pipelined) {
@@ -190,6 +209,7 @@ public final class RequestDispatcher {
         private final Map<ApiKeys, Registration> registrations = new EnumMap<>(ApiKeys.class);
         private BiConsumer<ApiKeys, Long> requestTimer = (api, nanos) -> {};
         private RequestFaults faults = new RequestFaults(Clock.systemUTC());
+        private Clock clock = Clock.systemUTC();
 
         /** Supports {@code api} from its oldest version to {@code maxVersion}. */
         @SuppressWarnings("unchecked")
@@ -221,8 +241,14 @@ public final class RequestDispatcher {
             return this;
         }
 
+        /** The clock that login sessions expire by. */
+        public Builder clock(Clock clock) {
+            this.clock = clock;
+            return this;
+        }
+
         public RequestDispatcher build() {
-            return new RequestDispatcher(registrations, requestTimer, faults);
+            return new RequestDispatcher(registrations, requestTimer, faults, clock);
         }
     }
 }

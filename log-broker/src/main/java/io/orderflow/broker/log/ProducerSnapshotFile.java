@@ -7,7 +7,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -95,19 +94,7 @@ final class ProducerSnapshotFile {
 
     /** Atomically writes the snapshot of {@code entries} as of {@code offset}; see the class comment. */
     static void write(LogFiles files, Path dir, long offset, Collection<ProducerEntry> entries) throws IOException {
-        Path target = path(dir, offset);
-        Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
-        ByteBuffer content = encode(offset, entries);
-        try (FileChannel channel = files.open(
-                tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-            long position = 0;
-            while (content.hasRemaining()) {
-                position += channel.write(content, position);
-            }
-            channel.force(true);
-        }
-        Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        files.syncDirectory(dir);
+        files.replace(path(dir, offset), encode(offset, entries));
     }
 
     /**

@@ -2,11 +2,17 @@ package io.orderflow.broker.network;
 
 import io.orderflow.broker.handler.ClientInfo;
 import io.orderflow.broker.handler.RequestDispatcher;
+import io.orderflow.broker.handler.UnauthenticatedRequestException;
 import io.orderflow.broker.protocol.MalformedRequestException;
+import io.orderflow.broker.security.ConnectionSession;
+import io.orderflow.broker.security.KafkaPrincipal;
 import java.io.EOFException;
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
+import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,7 +26,12 @@ import org.slf4j.LoggerFactory;
  * other API first waits until every earlier answer is written, and is then answered on this thread. A slow or
  * stuck client blocks only its own threads.
  *
- * <p>Closes the connection, and only it, on end of stream, an oversized or unreadable frame, or an I/O error.
+ * <p>On a TLS listener the handshake comes first, on this thread; on a SASL listener the {@link ConnectionSession}
+ * keeps everything but the login requests out until the client has logged in (see {@link RequestDispatcher}).
+ *
+ * <p>Closes the connection, and only it, on end of stream, an oversized or unreadable frame, a failed TLS
+ * handshake, a request before the login, an answer after which the protocol closes (a failed login), or an I/O
+ * error.
  */
 final class Connection implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(Connection.class);
@@ -30,6 +41,8 @@ final class Connection implements Runnable {
 
     private final String id;
     private final SocketChannel socket;
+    private final Listener listener;
+    private final Transport transport;
     private final RequestDispatcher dispatcher;
     private final NetworkLimits limits;
     private final NetworkStats stats;
@@ -44,8 +57,32 @@ final class Connection implements Runnable {
             NetworkStats stats,
             ConnectionThreads threads,
             Runnable onClose) {
+        this(
+                id,
+                socket,
+                Listener.plaintext(new InetSocketAddress("127.0.0.1", 0)),
+                dispatcher,
+                limits,
+                stats,
+                threads,
+                onClose);
+    }
+
+    Connection(
+            String id,
+            SocketChannel socket,
+            Listener listener,
+            RequestDispatcher dispatcher,
+            NetworkLimits limits,
+            NetworkStats stats,
+            ConnectionThreads threads,
+            Runnable onClose) {
         this.id = id;
         this.socket = socket;
+        this.listener = listener;
+        this.transport = listener.protocol().usesTls()
+                ? new TlsTransport(socket, listener.tlsEngines().get())
+                : new PlaintextTransport(socket);
         this.dispatcher = dispatcher;
         this.limits = limits;
         this.stats = stats;
@@ -56,12 +93,35 @@ final class Connection implements Runnable {
     @Override
     public void run() {
         String host = "unknown";
-        ReplyWriter writer = new ReplyWriter(id, socket, stats, MAX_OUTSTANDING_REPLIES);
-        Thread writerThread = threads.start(id + "-writer", writer);
+        ReplyWriter writer = new ReplyWriter(id, transport, stats, MAX_OUTSTANDING_REPLIES);
+        Thread writerThread = null;
         boolean answerPending = false;
         try {
-            host = socket.getRemoteAddress().toString();
-            answerPending = serve(new ClientInfo(id, "", host), writer);
+            SocketAddress remote = socket.getRemoteAddress();
+            host = remote.toString();
+            try {
+                transport.handshake();
+            } catch (SSLException e) {
+                log.atInfo()
+                        .addKeyValue("connection", id)
+                        .addKeyValue("remote", host)
+                        .addKeyValue("listener", listener.name())
+                        .addKeyValue("error", e.getMessage())
+                        .log("Closing a connection: TLS handshake failed");
+                return;
+            }
+            KafkaPrincipal certificate = transport
+                    .peerPrincipal()
+                    .map(p -> KafkaPrincipal.user(p.getName()))
+                    .orElse(null);
+            ConnectionSession session = ConnectionSession.open(
+                    listener.name(),
+                    listener.protocol(),
+                    remote instanceof InetSocketAddress inet ? inet.getAddress().getHostAddress() : host,
+                    listener.saslMechanisms(),
+                    certificate);
+            writerThread = threads.start(id + "-writer", writer);
+            answerPending = serve(new ClientInfo(id, "", host, session), writer);
         } catch (EOFException e) {
             log.atDebug()
                     .addKeyValue("connection", id)
@@ -86,7 +146,9 @@ final class Connection implements Runnable {
                 finishAnswering(writer, writerThread);
             }
             close();
-            writerThread.interrupt();
+            if (writerThread != null) {
+                writerThread.interrupt();
+            }
         }
     }
 
@@ -122,7 +184,19 @@ final class Connection implements Runnable {
                 } else {
                     writer.awaitAllWritten();
                     writer.writeNow(dispatcher.dispatch(client, frame));
+                    if (client.session().mustClose()) {
+                        return false;
+                    }
                 }
+            } catch (UnauthenticatedRequestException e) {
+                stats.rejected();
+                log.atInfo()
+                        .addKeyValue("connection", id)
+                        .addKeyValue("remote", client.host())
+                        .addKeyValue("listener", listener.name())
+                        .addKeyValue("problem", e.getMessage())
+                        .log("Closing a connection: request before the SASL login");
+                return true;
             } catch (MalformedRequestException e) {
                 stats.rejected();
                 log.atWarn()
@@ -165,7 +239,7 @@ final class Connection implements Runnable {
     /** Fills the buffer; false if the stream ended before any byte was read and {@code eofOk}. */
     private boolean readFully(ByteBuffer buf, boolean eofOk) throws IOException {
         while (buf.hasRemaining()) {
-            int n = socket.read(buf);
+            int n = transport.read(buf);
             if (n < 0) {
                 if (eofOk && buf.position() == 0) {
                     return false;
@@ -178,7 +252,7 @@ final class Connection implements Runnable {
 
     void close() {
         try {
-            socket.close();
+            transport.close();
         } catch (IOException e) {
             log.debug("Closing {}: {}", id, e.toString());
         }

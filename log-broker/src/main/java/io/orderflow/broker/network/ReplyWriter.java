@@ -3,7 +3,6 @@ package io.orderflow.broker.network;
 import io.orderflow.broker.handler.RequestDispatcher;
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
-import java.nio.channels.SocketChannel;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.locks.Condition;
@@ -36,8 +35,7 @@ final class ReplyWriter implements Runnable {
     private static final RequestDispatcher.Reply END = new RequestDispatcher.Reply(() -> null);
 
     private final String connectionId;
-    private final SocketChannel socket;
-    private final SocketOutput out;
+    private final Transport out;
     private final NetworkStats stats;
     private final int capacity;
     private final BlockingQueue<RequestDispatcher.Reply> queue = new LinkedBlockingQueue<>();
@@ -46,10 +44,9 @@ final class ReplyWriter implements Runnable {
     private int outstanding;
     private boolean stopped;
 
-    ReplyWriter(String connectionId, SocketChannel socket, NetworkStats stats, int capacity) {
+    ReplyWriter(String connectionId, Transport out, NetworkStats stats, int capacity) {
         this.connectionId = connectionId;
-        this.socket = socket;
-        this.out = new SocketOutput(socket);
+        this.out = out;
         this.stats = stats;
         this.capacity = capacity;
     }
@@ -151,7 +148,7 @@ final class ReplyWriter implements Runnable {
 
     private void closeSocket() {
         try {
-            socket.close();
+            out.close();
         } catch (IOException e) {
             log.debug("Closing {}: {}", connectionId, e.toString());
         }

@@ -15,27 +15,39 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The broker's TCP listener: one platform thread accepts, and every connection runs on threads of its own
- * ({@link Connection}; platform or virtual, see {@link ConnectionThreads}), so a slow client delays nobody else.
- * Closing stops accepting and closes every connection.
+ * One of the broker's Kafka listeners ({@link Listener}): one platform thread accepts, and every connection runs
+ * on threads of its own ({@link Connection}; platform or virtual, see {@link ConnectionThreads}), so a slow client
+ * delays nobody else. Closing stops accepting and closes every connection. {@code max.connections} counts this
+ * listener's connections.
  */
 public final class SocketServer implements Closeable {
     private static final Logger log = LoggerFactory.getLogger(SocketServer.class);
 
     private final ServerSocketChannel server;
+    private final Listener listener;
     private volatile RequestDispatcher dispatcher;
     private final NetworkLimits limits;
     private final ConnectionThreads threads;
-    private final NetworkStats stats = new NetworkStats();
+    private final NetworkStats stats;
     private final Map<String, SocketChannel> open = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
     private final Thread acceptor;
 
-    private SocketServer(ServerSocketChannel server, NetworkLimits limits, ConnectionThreads threads) {
+    private SocketServer(
+            ServerSocketChannel server,
+            Listener listener,
+            NetworkLimits limits,
+            ConnectionThreads threads,
+            NetworkStats stats) {
         this.server = server;
+        this.stats = stats;
+        this.listener = listener;
         this.limits = limits;
         this.threads = threads;
-        this.acceptor = Thread.ofPlatform().name("broker-acceptor").daemon(true).unstarted(this::acceptLoop);
+        this.acceptor = Thread.ofPlatform()
+                .name("broker-acceptor-" + listener.name())
+                .daemon(true)
+                .unstarted(this::acceptLoop);
     }
 
     /**
@@ -44,10 +56,26 @@ public final class SocketServer implements Closeable {
      */
     public static SocketServer bind(InetSocketAddress address, NetworkLimits limits, ConnectionThreads threads)
             throws IOException {
+        return bind(Listener.plaintext(address), limits, threads);
+    }
+
+    /** Binds {@code listener}'s address (port 0 picks a free one) without accepting yet. */
+    public static SocketServer bind(Listener listener, NetworkLimits limits, ConnectionThreads threads)
+            throws IOException {
+        return bind(listener, limits, threads, new NetworkStats());
+    }
+
+    /** As above, counting into {@code stats}, which several listeners may share. */
+    public static SocketServer bind(
+            Listener listener, NetworkLimits limits, ConnectionThreads threads, NetworkStats stats) throws IOException {
         ServerSocketChannel server = ServerSocketChannel.open();
         server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-        server.bind(address, 1024);
-        return new SocketServer(server, limits, threads);
+        server.bind(listener.address(), 1024);
+        return new SocketServer(server, listener, limits, threads, stats);
+    }
+
+    public Listener listener() {
+        return listener;
     }
 
     /** Starts accepting connections and handing their requests to {@code requests}. */
@@ -89,7 +117,7 @@ public final class SocketServer implements Closeable {
                 open.put(id, socket);
                 stats.accepted();
                 Connection connection =
-                        new Connection(id, socket, dispatcher, limits, stats, threads, () -> open.remove(id));
+                        new Connection(id, socket, listener, dispatcher, limits, stats, threads, () -> open.remove(id));
                 threads.start(id, connection);
             } catch (ClosedChannelException e) {
                 return;

@@ -3,16 +3,21 @@ package io.orderflow.broker.server;
 import io.orderflow.broker.group.GroupCoordinator;
 import io.orderflow.broker.group.GroupCoordinatorConfig;
 import io.orderflow.broker.group.GroupStore;
+import io.orderflow.broker.handler.AlterUserScramCredentialsHandler;
 import io.orderflow.broker.handler.ApiVersionsHandler;
 import io.orderflow.broker.handler.BrokerNode;
+import io.orderflow.broker.handler.CreateAclsHandler;
 import io.orderflow.broker.handler.CreatePartitionsHandler;
 import io.orderflow.broker.handler.CreateTopicsHandler;
+import io.orderflow.broker.handler.DeleteAclsHandler;
 import io.orderflow.broker.handler.DeleteGroupsHandler;
 import io.orderflow.broker.handler.DeleteRecordsHandler;
 import io.orderflow.broker.handler.DeleteTopicsHandler;
+import io.orderflow.broker.handler.DescribeAclsHandler;
 import io.orderflow.broker.handler.DescribeClusterHandler;
 import io.orderflow.broker.handler.DescribeConfigsHandler;
 import io.orderflow.broker.handler.DescribeGroupsHandler;
+import io.orderflow.broker.handler.DescribeUserScramCredentialsHandler;
 import io.orderflow.broker.handler.FetchHandler;
 import io.orderflow.broker.handler.FindCoordinatorHandler;
 import io.orderflow.broker.handler.HeartbeatHandler;
@@ -26,9 +31,12 @@ import io.orderflow.broker.handler.MetadataHandler;
 import io.orderflow.broker.handler.OffsetCommitHandler;
 import io.orderflow.broker.handler.OffsetDeleteHandler;
 import io.orderflow.broker.handler.OffsetFetchHandler;
+import io.orderflow.broker.handler.Permissions;
 import io.orderflow.broker.handler.ProduceHandler;
 import io.orderflow.broker.handler.RequestDispatcher;
 import io.orderflow.broker.handler.RequestFaults;
+import io.orderflow.broker.handler.SaslAuthenticateHandler;
+import io.orderflow.broker.handler.SaslHandshakeHandler;
 import io.orderflow.broker.handler.SyncGroupHandler;
 import io.orderflow.broker.log.DataDirectoryLock;
 import io.orderflow.broker.log.LogCleaner;
@@ -36,7 +44,16 @@ import io.orderflow.broker.log.LogDirectory;
 import io.orderflow.broker.log.LogFiles;
 import io.orderflow.broker.log.PartitionLog;
 import io.orderflow.broker.log.ProducerIds;
+import io.orderflow.broker.network.Listener;
+import io.orderflow.broker.network.NetworkStats;
 import io.orderflow.broker.network.SocketServer;
+import io.orderflow.broker.security.AclStore;
+import io.orderflow.broker.security.Authorizer;
+import io.orderflow.broker.security.CredentialStore;
+import io.orderflow.broker.security.Logins;
+import io.orderflow.broker.security.PlainServerExchange;
+import io.orderflow.broker.security.ScramCredential;
+import io.orderflow.broker.security.ScramMechanism;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -45,8 +62,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -54,6 +77,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
+import javax.net.ssl.SSLEngine;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -89,6 +114,11 @@ public final class Broker implements Closeable {
     private final BrokerNode node;
     private final LogDirectory logs;
     private final SocketServer server;
+    private final List<SocketServer> servers = new ArrayList<>();
+    private final CredentialStore credentials;
+    private final Authorizer authorizer;
+    private final Logins logins;
+    private final NetworkStats networkStats = new NetworkStats();
     private final ExecutorService flusher;
     private final ScheduledExecutorService scheduler;
     private final LogCleaner cleaner;
@@ -151,17 +181,62 @@ public final class Broker implements Closeable {
                     GroupCoordinator::close);
             logRecovery(System.nanoTime() - startedNanos);
 
-            step("bind the Kafka listener to " + listener(config));
-            this.server = opened(
-                    "Kafka listener",
-                    SocketServer.bind(
-                            new InetSocketAddress(config.listenHost(), config.port()),
-                            config.limits(),
-                            config.connectionThreads()),
-                    SocketServer::close);
-            int advertisedPort = config.advertisedPort() > 0 ? config.advertisedPort() : server.port();
-            this.node = new BrokerNode(config.nodeId(), config.advertisedHost(), advertisedPort, clusterId);
-            this.dispatcher = dispatcher(config, node, logs, producerIds, groups, requestMetrics, requestFaults);
+            Path securityDir = config.dataDir().resolve("security");
+            step("open the SCRAM credentials in " + securityDir.toAbsolutePath());
+            this.credentials = CredentialStore.open(securityDir, LogFiles.real());
+            addBootstrapCredentials(credentials, config.security());
+            step("open the ACLs in " + securityDir.toAbsolutePath());
+            SecurityConfig security = config.security();
+            this.authorizer = new Authorizer(
+                    security.authorizer(),
+                    security.superUsers(),
+                    security.allowEveryoneIfNoAcl(),
+                    AclStore.open(securityDir, LogFiles.real()));
+            this.logins = new Logins(clock, security.failedAuthenticationDelayMs());
+
+            step("set up TLS");
+            Supplier<SSLEngine> tlsEngines =
+                    security.tls() == null ? null : security.tls().serverEngines();
+            Map<String, BrokerNode.Endpoint> advertised = new LinkedHashMap<>();
+            for (ListenerSpec spec : config.listeners()) {
+                step("bind the Kafka listener " + spec.name() + " to " + spec.host() + ":" + spec.port());
+                SocketServer bound = opened(
+                        "Kafka listener " + spec.name(),
+                        SocketServer.bind(
+                                new Listener(
+                                        spec.name(),
+                                        spec.host().isEmpty()
+                                                ? new InetSocketAddress(spec.port())
+                                                : new InetSocketAddress(spec.host(), spec.port()),
+                                        spec.protocol(),
+                                        spec.protocol().usesTls() ? tlsEngines : null,
+                                        saslMechanisms(spec, security)),
+                                config.limits(),
+                                config.connectionThreads(),
+                                networkStats),
+                        SocketServer::close);
+                servers.add(bound);
+                advertised.put(
+                        spec.name(),
+                        new BrokerNode.Endpoint(
+                                spec.advertisedHost(),
+                                spec.advertisedPort() > 0 ? spec.advertisedPort() : bound.port()));
+            }
+            this.server = servers.getFirst();
+            BrokerNode.Endpoint first = advertised.values().iterator().next();
+            this.node = new BrokerNode(config.nodeId(), first.host(), first.port(), clusterId, advertised);
+            this.dispatcher = dispatcher(
+                    config,
+                    node,
+                    logs,
+                    producerIds,
+                    groups,
+                    requestMetrics,
+                    requestFaults,
+                    credentials,
+                    authorizer,
+                    logins,
+                    clock);
 
             step("start the housekeeping schedule");
             this.scheduler = opened(
@@ -184,12 +259,13 @@ public final class Broker implements Closeable {
                         MetricsServer.start(
                                 config.listenHost(),
                                 config.metricsPort(),
-                                BrokerMetrics.registry(requestMetrics, server.stats(), logs, groups, requestFaults),
+                                BrokerMetrics.registry(
+                                        requestMetrics, networkStats, logs, groups, requestFaults, logins),
                                 () -> serving),
                         MetricsServer::close);
             }
             step("start accepting Kafka clients");
-            server.start(dispatcher);
+            servers.forEach(s -> s.start(dispatcher));
         } catch (IOException | RuntimeException e) {
             BrokerStartException failure = new BrokerStartException(
                     step, listener(config), config.dataDir().toAbsolutePath(), e);
@@ -204,6 +280,11 @@ public final class Broker implements Closeable {
                 .addKeyValue("nodeId", node.nodeId())
                 .addKeyValue("listenHost", config.listenHost())
                 .addKeyValue("port", server.port())
+                .addKeyValue(
+                        "listeners",
+                        servers.stream()
+                                .map(x -> x.listener().name() + ":" + x.port())
+                                .toList())
                 .addKeyValue("advertisedHost", node.host())
                 .addKeyValue("advertisedPort", node.port())
                 .addKeyValue("metricsPort", metricsPort())
@@ -257,7 +338,9 @@ public final class Broker implements Closeable {
     }
 
     private static String listener(BrokerConfig config) {
-        return config.listenHost() + ":" + config.port();
+        return config.listeners().stream()
+                .map(l -> l.name() + "://" + l.host() + ":" + l.port())
+                .collect(java.util.stream.Collectors.joining(","));
     }
 
     private void logRecovery(long nanos) {
@@ -273,6 +356,42 @@ public final class Broker implements Closeable {
                 .log("Logs opened");
     }
 
+    /** The mechanisms a listener offers: none without SASL, and PLAIN only over TLS (it sends the password). */
+    private static Set<String> saslMechanisms(ListenerSpec spec, SecurityConfig security) {
+        if (!spec.protocol().usesSasl()) {
+            return Set.of();
+        }
+        Set<String> mechanisms = new LinkedHashSet<>(security.saslMechanisms());
+        if (!spec.protocol().usesTls()) {
+            mechanisms.remove(PlainServerExchange.MECHANISM);
+        }
+        return mechanisms;
+    }
+
+    /** Creates the configured users that have no credential of that mechanism yet; never overwrites one. */
+    private static void addBootstrapCredentials(CredentialStore credentials, SecurityConfig security) {
+        List<CredentialStore.ScramCredentialUpsert> missing = new ArrayList<>();
+        for (SecurityConfig.BootstrapCredential c : security.bootstrapCredentials()) {
+            if (credentials.credential(c.user(), c.mechanism()).isEmpty()) {
+                missing.add(new CredentialStore.ScramCredentialUpsert(
+                        c.user(),
+                        ScramCredential.fromPassword(
+                                c.mechanism(), c.password().toCharArray(), ScramMechanism.MIN_ITERATIONS)));
+            }
+        }
+        if (!missing.isEmpty()) {
+            credentials.change(List.of(), missing);
+            log.atInfo()
+                    .addKeyValue(
+                            "users",
+                            missing.stream()
+                                    .map(CredentialStore.ScramCredentialUpsert::user)
+                                    .distinct()
+                                    .toList())
+                    .log("Created SCRAM credentials from scram.bootstrap.credentials");
+        }
+    }
+
     private static RequestDispatcher dispatcher(
             BrokerConfig config,
             BrokerNode node,
@@ -280,9 +399,31 @@ public final class Broker implements Closeable {
             ProducerIds producerIds,
             GroupCoordinator groups,
             RequestMetrics requestMetrics,
-            RequestFaults requestFaults) {
+            RequestFaults requestFaults,
+            CredentialStore credentials,
+            Authorizer authorizer,
+            Logins logins,
+            Clock clock) {
         AtomicReference<RequestDispatcher> self = new AtomicReference<>();
+        Permissions permissions = authorizer.enabled() ? new Permissions(authorizer) : Permissions.allowAll();
         RequestDispatcher dispatcher = RequestDispatcher.builder()
+                .register(ApiKeys.SASL_HANDSHAKE, 1, 1, new SaslHandshakeHandler(credentials))
+                .register(
+                        ApiKeys.SASL_AUTHENTICATE,
+                        2,
+                        new SaslAuthenticateHandler(
+                                logins, clock, config.security().reauthMs()))
+                .register(
+                        ApiKeys.ALTER_USER_SCRAM_CREDENTIALS,
+                        0,
+                        new AlterUserScramCredentialsHandler(credentials, permissions))
+                .register(
+                        ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS,
+                        0,
+                        new DescribeUserScramCredentialsHandler(credentials, permissions))
+                .register(ApiKeys.CREATE_ACLS, 3, new CreateAclsHandler(authorizer, permissions))
+                .register(ApiKeys.DESCRIBE_ACLS, 3, new DescribeAclsHandler(authorizer, permissions))
+                .register(ApiKeys.DELETE_ACLS, 3, new DeleteAclsHandler(authorizer, permissions))
                 .register(ApiKeys.API_VERSIONS, 5, new ApiVersionsHandler(self::get, node))
                 .register(
                         ApiKeys.METADATA,
@@ -312,6 +453,7 @@ public final class Broker implements Closeable {
                 .register(ApiKeys.OFFSET_DELETE, 0, new OffsetDeleteHandler(groups, logs))
                 .requestTimer(requestMetrics::record)
                 .faults(requestFaults)
+                .clock(clock)
                 .build();
         self.set(dispatcher);
         return dispatcher;
@@ -381,8 +523,35 @@ public final class Broker implements Closeable {
         return config;
     }
 
+    /** The first listener's server. */
     public SocketServer server() {
         return server;
+    }
+
+    /** Every listener's server, in the order of {@code listeners}. */
+    public List<SocketServer> servers() {
+        return List.copyOf(servers);
+    }
+
+    /** The bound port of the listener named {@code name}. */
+    public int port(String name) {
+        return servers.stream()
+                .filter(s -> s.listener().name().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("No listener " + name))
+                .port();
+    }
+
+    public CredentialStore credentials() {
+        return credentials;
+    }
+
+    public Authorizer authorizer() {
+        return authorizer;
+    }
+
+    public Logins logins() {
+        return logins;
     }
 
     /** The port of {@code /metrics} and {@code /health}, or -1 when disabled. */

@@ -3,11 +3,14 @@ package io.orderflow.broker.server;
 import io.orderflow.broker.log.LogConfig;
 import io.orderflow.broker.network.ConnectionThreads;
 import io.orderflow.broker.network.NetworkLimits;
+import io.orderflow.broker.security.ListenerProtocol;
+import io.orderflow.broker.security.TlsSettings;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
@@ -30,7 +33,9 @@ public record BrokerConfig(
         LogConfig logDefaults,
         long retentionCheckIntervalMs,
         long groupInitialRebalanceDelayMs,
-        int metricsPort) {
+        int metricsPort,
+        List<ListenerSpec> listeners,
+        SecurityConfig security) {
 
     /** Key, default, description: the documentation of every setting. */
     public static final Map<String, String[]> KEYS = new LinkedHashMap<>();
@@ -63,6 +68,40 @@ public record BrokerConfig(
         doc("log.retention.check.interval.ms", "1000", "how often retention, compaction and flush.ms run");
         doc("group.initial.rebalance.delay.ms", "3000", "wait for more members before the first rebalance of a group");
         doc("metrics.port", "9404", "HTTP port for /metrics (Prometheus) and /health; -1 disables it");
+        doc(
+                "listeners",
+                "PLAINTEXT://{listen.host}:{port}",
+                "the listeners, NAME://host:port,... (e.g. PLAINTEXT://127.0.0.1:9092,SASL_SSL://:9093)");
+        doc(
+                "advertised.listeners",
+                "each listener at advertised.host",
+                "the addresses clients are told, NAME://host:port,... (port 0: the bound port)");
+        doc("listener.security.protocol.map", ListenerSpec.DEFAULT_PROTOCOL_MAP, "each listener name's protocol");
+        doc("ssl.keystore.location", "", "the broker's key and certificate chain (TLS listeners)");
+        doc("ssl.keystore.type", "PKCS12", "PKCS12, JKS or PEM");
+        doc("ssl.keystore.password", "", "the key store's password");
+        doc("ssl.key.password", "", "the private key's password (an encrypted PEM key)");
+        doc("ssl.truststore.location", "", "certificates trusted for client certificates (empty: the JDK's)");
+        doc("ssl.truststore.type", "PKCS12", "PKCS12, JKS or PEM");
+        doc("ssl.truststore.password", "", "the trust store's password");
+        doc("ssl.client.auth", "none", "none, requested or required: ask TLS clients for a certificate");
+        doc("ssl.enabled.protocols", "TLSv1.3,TLSv1.2", "TLS versions offered");
+        doc(
+                "sasl.enabled.mechanisms",
+                "SCRAM-SHA-256,SCRAM-SHA-512,PLAIN",
+                "SASL mechanisms offered; PLAIN only on SASL_SSL listeners");
+        doc("connections.max.reauth.ms", "0", "SASL login lifetime; clients log in again before it ends (0: no limit)");
+        doc(
+                "connection.failed.authentication.delay.ms",
+                "100",
+                "delay before answering a failed login, doubling per failure from the host within a minute");
+        doc(
+                "scram.bootstrap.credentials",
+                "",
+                "users created at start if they lack that credential: SCRAM-SHA-512=[name=N,password=P];...");
+        doc("authorizer.class.name", "", "empty: no ACLs; " + SecurityConfig.STANDARD_AUTHORIZER + ": ACLs enforced");
+        doc("super.users", "", "principals allowed everything, User:a;User:b");
+        doc("allow.everyone.if.no.acl.found", "false", "with ACLs on: allow a resource nobody has an ACL for");
     }
 
     private static void doc(String key, String fallback, String meaning) {
@@ -103,6 +142,23 @@ public record BrokerConfig(
                         LogConfig.FLUSH_MESSAGES, get(values, "log.flush.interval.messages"),
                         LogConfig.FLUSH_MS, get(values, "log.flush.interval.ms")));
         String advertisedPort = values.get("advertised.port");
+        String listeners = values.get("listeners");
+        List<ListenerSpec> specs;
+        if (listeners == null || listeners.isBlank()) {
+            specs = List.of(new ListenerSpec(
+                    "PLAINTEXT",
+                    get(values, "listen.host"),
+                    port,
+                    ListenerProtocol.PLAINTEXT,
+                    get(values, "advertised.host"),
+                    advertisedPort == null ? -1 : Integer.parseInt(advertisedPort)));
+        } else {
+            specs = ListenerSpec.parse(
+                    listeners,
+                    values.get("advertised.listeners"),
+                    get(values, "listener.security.protocol.map"),
+                    get(values, "advertised.host"));
+        }
         return new BrokerConfig(
                 integer(values, "node.id"),
                 get(values, "listen.host"),
@@ -117,7 +173,45 @@ public record BrokerConfig(
                 logDefaults,
                 Long.parseLong(get(values, "log.retention.check.interval.ms")),
                 Long.parseLong(get(values, "group.initial.rebalance.delay.ms")),
-                integer(values, "metrics.port"));
+                integer(values, "metrics.port"),
+                specs,
+                security(values, specs));
+    }
+
+    private static SecurityConfig security(Map<String, String> values, List<ListenerSpec> listeners) {
+        String keystore = get(values, "ssl.keystore.location");
+        boolean tlsListener = listeners.stream().anyMatch(l -> l.protocol().usesTls());
+        if (tlsListener && keystore.isBlank()) {
+            throw new IllegalArgumentException("A TLS listener (SSL or SASL_SSL) needs ssl.keystore.location");
+        }
+        TlsSettings tls = keystore.isBlank()
+                ? null
+                : new TlsSettings(
+                        Path.of(keystore),
+                        get(values, "ssl.keystore.type"),
+                        password(values, "ssl.keystore.password"),
+                        password(values, "ssl.key.password"),
+                        get(values, "ssl.truststore.location").isBlank()
+                                ? null
+                                : Path.of(get(values, "ssl.truststore.location")),
+                        get(values, "ssl.truststore.type"),
+                        password(values, "ssl.truststore.password"),
+                        get(values, "ssl.client.auth"),
+                        List.of(get(values, "ssl.enabled.protocols").split("\\s*,\\s*")));
+        return new SecurityConfig(
+                tls,
+                SecurityConfig.mechanisms(get(values, "sasl.enabled.mechanisms")),
+                Long.parseLong(get(values, "connections.max.reauth.ms")),
+                Long.parseLong(get(values, "connection.failed.authentication.delay.ms")),
+                SecurityConfig.bootstrap(get(values, "scram.bootstrap.credentials")),
+                SecurityConfig.authorizer(get(values, "authorizer.class.name")),
+                SecurityConfig.superUsers(get(values, "super.users")),
+                Boolean.parseBoolean(get(values, "allow.everyone.if.no.acl.found")));
+    }
+
+    private static char[] password(Map<String, String> values, String key) {
+        String value = get(values, key);
+        return value.isEmpty() ? null : value.toCharArray();
     }
 
     private static String get(Map<String, String> values, String key) {

@@ -4,9 +4,12 @@ import io.orderflow.broker.group.GroupCoordinator;
 import io.orderflow.broker.handler.RequestFaults;
 import io.orderflow.broker.log.LogDirectory;
 import io.orderflow.broker.network.NetworkStats;
+import io.orderflow.broker.security.Logins;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.util.Map;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * What {@code GET /metrics} shows, registered in one {@link PrometheusRegistry}, every name with the {@code
@@ -21,7 +24,9 @@ import java.util.function.LongSupplier;
  *   <li>{@code group_committed_offset} and {@code group_lag} (gauges), by {@code group}, {@code topic} and {@code
  *       partition}: {@link GroupLagMetrics};
  *   <li>{@code request_failures_total} (counter), by {@code api}, {@code version} and {@code stage}: {@link
- *       RequestFaultMetrics}.
+ *       RequestFaultMetrics};
+ *   <li>{@code authentications_total} and {@code authentication_failures_total} (counters), by SASL {@code
+ *       mechanism}: {@link Logins}.
  * </ul>
  *
  * <p>Names, types, labels and HELP texts are a contract with whoever scrapes them (dashboards, alert rules, {@code
@@ -39,7 +44,8 @@ final class BrokerMetrics {
             NetworkStats network,
             LogDirectory logs,
             GroupCoordinator groups,
-            RequestFaults faults) {
+            RequestFaults faults,
+            Logins logins) {
         PrometheusRegistry registry = new PrometheusRegistry();
         requests.register(registry);
         counter(registry, "orderflow_broker_bytes_in_total", "Request bytes received.", network::bytesIn);
@@ -57,7 +63,24 @@ final class BrokerMetrics {
         registry.register(new PartitionMetrics(logs));
         registry.register(new GroupLagMetrics(groups, logs));
         registry.register(new RequestFaultMetrics(faults));
+        byMechanism(
+                registry, "orderflow_broker_authentications_total", "SASL logins that succeeded.", logins::successes);
+        byMechanism(
+                registry,
+                "orderflow_broker_authentication_failures_total",
+                "SASL logins that failed.",
+                logins::failures);
         return registry;
+    }
+
+    private static void byMechanism(
+            PrometheusRegistry registry, String name, String help, Supplier<Map<String, Long>> counts) {
+        CounterWithCallback.builder()
+                .name(name)
+                .help(help)
+                .labelNames("mechanism")
+                .callback(callback -> counts.get().forEach((mechanism, n) -> callback.call(n, mechanism)))
+                .register(registry);
     }
 
     private static void counter(PrometheusRegistry registry, String name, String help, LongSupplier value) {

@@ -105,8 +105,13 @@ class BrokerMetricsTest {
                     new IllegalStateException("bug"));
 
             String text = new String(
-                    MetricsServer.exposition(
-                            BrokerMetrics.registry(requests, new NetworkStats(), logs, groups, faults)),
+                    MetricsServer.exposition(BrokerMetrics.registry(
+                            requests,
+                            new NetworkStats(),
+                            logs,
+                            groups,
+                            faults,
+                            new io.orderflow.broker.security.Logins(java.time.Clock.systemUTC(), 0))),
                     StandardCharsets.UTF_8);
 
             assertThat(families(text)).isEqualTo(new TreeMap<>(CONTRACT));

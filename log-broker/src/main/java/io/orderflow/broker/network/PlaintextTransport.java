@@ -4,25 +4,40 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
-import org.apache.kafka.common.network.TransferableChannel;
+import java.security.Principal;
+import java.util.Optional;
 
 /**
- * The socket as kafka-clients' response encoder wants it: buffers are written with gathering writes and
- * record batches stored in segment files go straight from the page cache to the socket ({@code sendfile})
- * without passing through the heap. Not thread-safe: one per connection.
+ * Plain TCP: buffers are written with gathering writes and record batches stored in segment files go straight
+ * from the page cache to the socket ({@code sendfile}) without passing through the heap. One reading and one
+ * writing thread.
  */
-final class SocketOutput implements TransferableChannel {
+final class PlaintextTransport implements Transport {
     private static final int FALLBACK_CHUNK = 64 * 1024;
 
     private final SocketChannel socket;
     private long written;
     private ByteBuffer fallback;
 
-    SocketOutput(SocketChannel socket) {
+    PlaintextTransport(SocketChannel socket) {
         this.socket = socket;
     }
 
-    long bytesWritten() {
+    @Override
+    public void handshake() {}
+
+    @Override
+    public Optional<Principal> peerPrincipal() {
+        return Optional.empty();
+    }
+
+    @Override
+    public int read(ByteBuffer dst) throws IOException {
+        return socket.read(dst);
+    }
+
+    @Override
+    public long bytesWritten() {
         return written;
     }
 
