@@ -4,9 +4,11 @@ import io.orderflow.broker.log.LogDirectory;
 import io.orderflow.broker.log.LogException;
 import java.util.HashSet;
 import java.util.Set;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.InvalidReplicaAssignmentException;
 import org.apache.kafka.common.errors.InvalidRequestException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.message.CreatePartitionsRequestData;
 import org.apache.kafka.common.message.CreatePartitionsRequestData.CreatePartitionsTopic;
 import org.apache.kafka.common.message.CreatePartitionsResponseData;
@@ -21,13 +23,16 @@ import org.apache.kafka.common.requests.CreatePartitionsResponse;
  * writable as soon as the answer is sent. A count not larger than the current one is {@code INVALID_PARTITIONS}
  * (Kafka never shrinks a topic); explicit replica assignments are {@code INVALID_REPLICA_ASSIGNMENT}, since a
  * single node places every replica itself; a topic named twice is {@code INVALID_REQUEST}. With
- * {@code validateOnly} the same checks run and nothing changes.
+ * {@code validateOnly} the same checks run and nothing changes. Needs ALTER on the topic, checked before its
+ * existence: else TOPIC_AUTHORIZATION_FAILED.
  */
 public final class CreatePartitionsHandler implements ApiHandler<CreatePartitionsRequest> {
     private final LogDirectory logs;
+    private final Permissions permissions;
 
-    public CreatePartitionsHandler(LogDirectory logs) {
+    public CreatePartitionsHandler(LogDirectory logs, Permissions permissions) {
         this.logs = logs;
+        this.permissions = permissions;
     }
 
     @Override
@@ -43,6 +48,9 @@ public final class CreatePartitionsHandler implements ApiHandler<CreatePartition
             try {
                 if (!seen.add(requested.name())) {
                     throw new InvalidRequestException("Topic " + requested.name() + " is named twice in one request");
+                }
+                if (!permissions.allowsTopic(client, AclOperation.ALTER, requested.name())) {
+                    throw new TopicAuthorizationException("Not authorized to alter topic " + requested.name());
                 }
                 if (requested.assignments() != null && !requested.assignments().isEmpty()) {
                     throw new InvalidReplicaAssignmentException("Replica assignments for topic " + requested.name()

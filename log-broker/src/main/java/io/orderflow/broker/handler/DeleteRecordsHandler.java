@@ -4,6 +4,7 @@ import io.orderflow.broker.log.LogDirectory;
 import io.orderflow.broker.log.LogException;
 import io.orderflow.broker.log.PartitionLog;
 import java.util.Optional;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.PolicyViolationException;
 import org.apache.kafka.common.message.DeleteRecordsRequestData;
@@ -19,13 +20,16 @@ import org.apache.kafka.common.requests.DeleteRecordsResponse;
  * below it are removed ({@link PartitionLog#advanceLogStartOffset}). An offset beyond the high watermark, or
  * negative, is {@code OFFSET_OUT_OF_RANGE}; one below the current start changes nothing. As in Kafka, a topic
  * whose cleanup policy does not delete ({@code compact} only) refuses with {@code POLICY_VIOLATION}. Failed
- * partitions answer a low watermark of -1.
+ * partitions answer a low watermark of -1. Needs DELETE on each topic, checked before its existence: else its
+ * partitions are answered TOPIC_AUTHORIZATION_FAILED.
  */
 public final class DeleteRecordsHandler implements ApiHandler<DeleteRecordsRequest> {
     private final LogDirectory logs;
+    private final Permissions permissions;
 
-    public DeleteRecordsHandler(LogDirectory logs) {
+    public DeleteRecordsHandler(LogDirectory logs, Permissions permissions) {
         this.logs = logs;
+        this.permissions = permissions;
     }
 
     @Override
@@ -34,8 +38,9 @@ public final class DeleteRecordsHandler implements ApiHandler<DeleteRecordsReque
         for (DeleteRecordsRequestData.DeleteRecordsTopic topic : request.data().topics()) {
             DeleteRecordsResponseData.DeleteRecordsTopicResult topicResult =
                     new DeleteRecordsResponseData.DeleteRecordsTopicResult().setName(topic.name());
+            boolean authorized = permissions.allowsTopic(client, AclOperation.DELETE, topic.name());
             for (DeleteRecordsRequestData.DeleteRecordsPartition p : topic.partitions()) {
-                topicResult.partitions().add(delete(topic.name(), p));
+                topicResult.partitions().add(delete(topic.name(), p, authorized));
             }
             response.topics().add(topicResult);
         }
@@ -43,12 +48,15 @@ public final class DeleteRecordsHandler implements ApiHandler<DeleteRecordsReque
     }
 
     private DeleteRecordsResponseData.DeleteRecordsPartitionResult delete(
-            String topic, DeleteRecordsRequestData.DeleteRecordsPartition p) {
+            String topic, DeleteRecordsRequestData.DeleteRecordsPartition p, boolean authorized) {
         DeleteRecordsResponseData.DeleteRecordsPartitionResult result =
                 new DeleteRecordsResponseData.DeleteRecordsPartitionResult()
                         .setPartitionIndex(p.partitionIndex())
                         .setLowWatermark(DeleteRecordsResponse.INVALID_LOW_WATERMARK)
                         .setErrorCode(Errors.NONE.code());
+        if (!authorized) {
+            return result.setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+        }
         Optional<PartitionLog> found = logs.partition(topic, p.partitionIndex());
         if (found.isEmpty()) {
             return result.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());

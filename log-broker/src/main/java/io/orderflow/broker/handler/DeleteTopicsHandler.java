@@ -5,10 +5,13 @@ import io.orderflow.broker.log.LogException;
 import io.orderflow.broker.log.Topic;
 import io.orderflow.broker.log.TopicException;
 import java.util.HashSet;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.InvalidRequestException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.message.DeleteTopicsRequestData.DeleteTopicState;
 import org.apache.kafka.common.message.DeleteTopicsResponseData;
 import org.apache.kafka.common.message.DeleteTopicsResponseData.DeletableTopicResult;
@@ -23,12 +26,22 @@ import org.apache.kafka.common.requests.DeleteTopicsResponse;
  * topic named twice in one request is {@code INVALID_REQUEST}, as in Kafka. An unknown name is
  * {@code UNKNOWN_TOPIC_OR_PARTITION}, an unknown id {@code UNKNOWN_TOPIC_ID}. A deletion by id deletes that topic
  * only, never a namesake created meanwhile.
+ *
+ * <p>Authorisation, as Kafka's: DELETE on the topic, else TOPIC_AUTHORIZATION_FAILED (by name: whether or not it
+ * exists). A topic deleted by a known id is named in the answer only with DESCRIBE on it; ids are not secret.
  */
 public final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest> {
     private final LogDirectory logs;
+    private final Permissions permissions;
 
+    /** Everything allowed, for tests. */
     public DeleteTopicsHandler(LogDirectory logs) {
+        this(logs, Permissions.allowAll());
+    }
+
+    public DeleteTopicsHandler(LogDirectory logs, Permissions permissions) {
         this.logs = logs;
+        this.permissions = permissions;
     }
 
     @Override
@@ -53,6 +66,14 @@ public final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest
                 if (byId ? !ids.add(id) : !names.add(name)) {
                     throw new InvalidRequestException("Topic " + (byId ? id : name) + " is named twice in one request");
                 }
+                if (byId) {
+                    Optional<Topic> known = logs.topic(BrokerNode.ourId(id));
+                    if (known.isPresent()) {
+                        authorizeById(client, known.get().name(), result);
+                    }
+                } else if (!permissions.allowsTopic(client, AclOperation.DELETE, name)) {
+                    throw new TopicAuthorizationException("Not authorized to delete topic " + name);
+                }
                 Topic deleted = byId ? deleteById(id) : logs.deleteTopic(name);
                 result.setName(deleted.name()).setTopicId(BrokerNode.kafkaId(deleted.id()));
             } catch (LogException | ApiException e) {
@@ -61,6 +82,20 @@ public final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest
             response.responses().add(result);
         }
         return new DeleteTopicsResponse(response);
+    }
+
+    /**
+     * For a topic named by its id: TOPIC_AUTHORIZATION_FAILED without naming it unless the client may describe
+     * it, and naming it unless it may also delete it, as Kafka answers.
+     */
+    private void authorizeById(ClientInfo client, String name, DeletableTopicResult result) {
+        if (!permissions.allowsTopic(client, AclOperation.DESCRIBE, name)) {
+            throw new TopicAuthorizationException("Not authorized to describe the topic of id " + result.topicId());
+        }
+        if (!permissions.allowsTopic(client, AclOperation.DELETE, name)) {
+            result.setName(name);
+            throw new TopicAuthorizationException("Not authorized to delete topic " + name);
+        }
     }
 
     private Topic deleteById(Uuid id) {

@@ -1,6 +1,5 @@
 package io.orderflow.broker.handler;
 
-import java.util.HashSet;
 import java.util.Set;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.DescribeClusterRequestData;
@@ -9,32 +8,35 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractResponse;
 import org.apache.kafka.common.requests.DescribeClusterRequest;
 import org.apache.kafka.common.requests.DescribeClusterResponse;
-import org.apache.kafka.common.utils.Utils;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * DescribeCluster: the cluster is this one node, which is also its controller and is never fenced. The node
  * answers as a broker endpoint: a request for the controllers' endpoints (endpoint type 2, what
  * {@code bootstrap.controllers} clients send) is {@code MISMATCHED_ENDPOINT_TYPE}, as a Kafka broker answers,
- * because this node does not serve the KRaft controller APIs. There is no authorizer, so a client that asks for
- * its authorized operations is told it may do everything Kafka allows on a cluster.
+ * because this node does not serve the KRaft controller APIs. Nothing is refused for authorisation; a client
+ * that asks for its authorized operations is told which of the operations Kafka defines on a cluster it may
+ * perform, and none without DESCRIBE on the cluster, as Kafka answers.
  */
 public final class DescribeClusterHandler implements ApiHandler<DescribeClusterRequest> {
     private static final byte BROKER_ENDPOINTS = 1;
 
-    /** What Kafka permits on the cluster resource, all granted for want of an authorizer. */
-    private static final int CLUSTER_OPERATIONS = bitField(Set.of(
+    /** The operations Kafka defines on the cluster resource. */
+    private static final Set<AclOperation> CLUSTER_OPERATIONS = Set.of(
             AclOperation.ALTER,
             AclOperation.ALTER_CONFIGS,
             AclOperation.CLUSTER_ACTION,
             AclOperation.CREATE,
             AclOperation.DESCRIBE,
             AclOperation.DESCRIBE_CONFIGS,
-            AclOperation.IDEMPOTENT_WRITE));
+            AclOperation.IDEMPOTENT_WRITE);
 
     private final BrokerNode node;
+    private final Permissions permissions;
 
-    public DescribeClusterHandler(BrokerNode node) {
+    public DescribeClusterHandler(BrokerNode node, Permissions permissions) {
         this.node = node;
+        this.permissions = permissions;
     }
 
     @Override
@@ -52,7 +54,7 @@ public final class DescribeClusterHandler implements ApiHandler<DescribeClusterR
         response.setErrorCode(Errors.NONE.code())
                 .setControllerId(node.nodeId())
                 .setClusterAuthorizedOperations(
-                        data.includeClusterAuthorizedOperations() ? CLUSTER_OPERATIONS : Integer.MIN_VALUE);
+                        data.includeClusterAuthorizedOperations() ? authorizedOperations(client) : Integer.MIN_VALUE);
         response.brokers()
                 .add(new DescribeClusterResponseData.DescribeClusterBroker()
                         .setBrokerId(node.nodeId())
@@ -63,9 +65,10 @@ public final class DescribeClusterHandler implements ApiHandler<DescribeClusterR
         return new DescribeClusterResponse(response);
     }
 
-    private static int bitField(Set<AclOperation> operations) {
-        Set<Byte> codes = new HashSet<>();
-        operations.forEach(op -> codes.add(op.code()));
-        return Utils.to32BitField(codes);
+    private int authorizedOperations(ClientInfo client) {
+        if (!permissions.allowsCluster(client, AclOperation.DESCRIBE)) {
+            return 0;
+        }
+        return permissions.authorizedOperations(client, ResourceType.CLUSTER, Permissions.CLUSTER, CLUSTER_OPERATIONS);
     }
 }

@@ -8,6 +8,7 @@ import io.orderflow.broker.log.TopicException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.InvalidRequestException;
@@ -36,14 +37,26 @@ import org.apache.kafka.common.requests.DescribeConfigsResponse;
  * </ul>
  *
  * Requested keys we do not know are left out, as Kafka does; a null or empty key list means all.
+ *
+ * <p>Authorisation, as Kafka's, before anything else about the resource: DESCRIBE_CONFIGS on the topic (else
+ * TOPIC_AUTHORIZATION_FAILED) or, for a broker, on the cluster (else CLUSTER_AUTHORIZATION_FAILED); the types
+ * refused as INVALID_REQUEST are checked as Kafka checks them first (see {@link
+ * Permissions#configResourceRefusal}).
  */
 public final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest> {
     private final BrokerNode node;
     private final LogDirectory logs;
+    private final Permissions permissions;
 
+    /** Everything allowed, for tests. */
     public DescribeConfigsHandler(BrokerNode node, LogDirectory logs) {
+        this(node, logs, Permissions.allowAll());
+    }
+
+    public DescribeConfigsHandler(BrokerNode node, LogDirectory logs, Permissions permissions) {
         this.node = node;
         this.logs = logs;
+        this.permissions = permissions;
     }
 
     @Override
@@ -57,6 +70,13 @@ public final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsR
                             .setResourceName(resource.resourceName())
                             .setErrorCode(Errors.NONE.code())
                             .setErrorMessage(null);
+            response.results().add(result);
+            Errors refusal = permissions.configResourceRefusal(
+                    client, AclOperation.DESCRIBE_CONFIGS, resource.resourceType(), resource.resourceName());
+            if (refusal != Errors.NONE) {
+                result.setErrorCode(refusal.code()).setErrorMessage(refusal.message());
+                continue;
+            }
             try {
                 List<DescribeConfigsResourceResult> configs = describe(resource, data);
                 List<String> keys = resource.configurationKeys();
@@ -67,7 +87,6 @@ public final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsR
             } catch (LogException | ApiException e) {
                 result.setErrorCode(ErrorTable.errorFor(e).code()).setErrorMessage(e.getMessage());
             }
-            response.results().add(result);
         }
         return new DescribeConfigsResponse(response);
     }

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.clients.admin.AlterConfigOp.OpType;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.InvalidRequestException;
@@ -38,15 +39,22 @@ import org.apache.kafka.common.requests.IncrementalAlterConfigsResponse;
  * <p>{@code BROKER} resources are refused with {@code INVALID_CONFIG}: this broker's settings are static (its
  * configuration file), there are no dynamic broker configs. Other resource types are {@code INVALID_REQUEST}.
  *
+ * <p>Authorisation, as Kafka's, before anything else about the resource: ALTER_CONFIGS on the topic (else
+ * TOPIC_AUTHORIZATION_FAILED) or, for a broker, on the cluster (else CLUSTER_AUTHORIZATION_FAILED); the types
+ * refused as INVALID_REQUEST are checked as Kafka checks them first (see {@link
+ * Permissions#configResourceRefusal}).
+ *
  * <p>Thread-safety: alterations are serialised by this handler, so an {@code APPEND} or {@code SUBTRACT}, which
  * reads the current value, never loses a concurrent alteration of the same topic.
  */
 public final class IncrementalAlterConfigsHandler implements ApiHandler<IncrementalAlterConfigsRequest> {
     private final LogDirectory logs;
+    private final Permissions permissions;
     private final Object alterations = new Object();
 
-    public IncrementalAlterConfigsHandler(LogDirectory logs) {
+    public IncrementalAlterConfigsHandler(LogDirectory logs, Permissions permissions) {
         this.logs = logs;
+        this.permissions = permissions;
     }
 
     @Override
@@ -60,6 +68,13 @@ public final class IncrementalAlterConfigsHandler implements ApiHandler<Incremen
                             .setResourceName(resource.resourceName())
                             .setErrorCode(Errors.NONE.code())
                             .setErrorMessage(null);
+            response.responses().add(result);
+            Errors refusal = permissions.configResourceRefusal(
+                    client, AclOperation.ALTER_CONFIGS, resource.resourceType(), resource.resourceName());
+            if (refusal != Errors.NONE) {
+                result.setErrorCode(refusal.code()).setErrorMessage(refusal.message());
+                continue;
+            }
             try {
                 ConfigResource.Type type = ConfigResource.Type.forId(resource.resourceType());
                 switch (type) {
@@ -73,7 +88,6 @@ public final class IncrementalAlterConfigsHandler implements ApiHandler<Incremen
             } catch (LogException | ApiException e) {
                 result.setErrorCode(ErrorTable.errorFor(e).code()).setErrorMessage(e.getMessage());
             }
-            response.responses().add(result);
         }
         return new IncrementalAlterConfigsResponse(response);
     }

@@ -1,32 +1,44 @@
 package io.orderflow.broker.handler;
 
 import io.orderflow.broker.log.ProducerIds;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.InitProducerIdResponseData;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractResponse;
 import org.apache.kafka.common.requests.InitProducerIdRequest;
 import org.apache.kafka.common.requests.InitProducerIdResponse;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * InitProducerId for idempotent producers: a fresh producer id at epoch 0, or, when a producer asks to bump
  * its epoch after an error (KIP-360), the same id at the next epoch (a fresh id once the epoch would
  * overflow). Transactions are not implemented: a transactional id gets an error naming that.
+ *
+ * <p>Authorisation, as Kafka's: with a transactional id, WRITE on it (else TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+ * without, IDEMPOTENT_WRITE on the cluster or WRITE on some topic (else CLUSTER_AUTHORIZATION_FAILED).
  */
 public final class InitProducerIdHandler implements ApiHandler<InitProducerIdRequest> {
     private final ProducerIds ids;
+    private final Permissions permissions;
 
-    public InitProducerIdHandler(ProducerIds ids) {
+    public InitProducerIdHandler(ProducerIds ids, Permissions permissions) {
         this.ids = ids;
+        this.permissions = permissions;
     }
 
     @Override
     public AbstractResponse handle(ClientInfo client, InitProducerIdRequest request) {
         var data = request.data();
         if (data.transactionalId() != null) {
-            return new InitProducerIdResponse(new InitProducerIdResponseData()
-                    .setErrorCode(Errors.INVALID_REQUEST.code())
-                    .setProducerId(-1)
-                    .setProducerEpoch((short) -1));
+            if (!permissions.allows(
+                    client, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, data.transactionalId())) {
+                return refuse(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+            }
+            return refuse(Errors.INVALID_REQUEST);
+        }
+        if (!permissions.allowsCluster(client, AclOperation.IDEMPOTENT_WRITE)
+                && !permissions.allowsAny(client, AclOperation.WRITE, ResourceType.TOPIC)) {
+            return refuse(Errors.CLUSTER_AUTHORIZATION_FAILED);
         }
         long producerId;
         short epoch;
@@ -41,5 +53,12 @@ public final class InitProducerIdHandler implements ApiHandler<InitProducerIdReq
                 .setErrorCode(Errors.NONE.code())
                 .setProducerId(producerId)
                 .setProducerEpoch(epoch));
+    }
+
+    private static InitProducerIdResponse refuse(Errors error) {
+        return new InitProducerIdResponse(new InitProducerIdResponseData()
+                .setErrorCode(error.code())
+                .setProducerId(-1)
+                .setProducerEpoch((short) -1));
     }
 }

@@ -2,6 +2,7 @@ package io.orderflow.broker.handler;
 
 import io.orderflow.broker.group.BoundedWait;
 import io.orderflow.broker.group.GroupCoordinator;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.JoinGroupRequestData;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractResponse;
@@ -12,18 +13,28 @@ import org.apache.kafka.common.requests.JoinGroupResponse;
  * JoinGroup: parks the connection's thread until the group's join phase completes (a rebalance may take up
  * to the rebalance timeout). If the coordinator does not answer within {@link
  * GroupCoordinator#maxParkedWaitMs} the member is told REBALANCE_IN_PROGRESS, which Kafka clients answer by
- * joining again.
+ * joining again. Needs READ on the group, else GROUP_AUTHORIZATION_FAILED.
  */
 public final class JoinGroupHandler implements ApiHandler<JoinGroupRequest> {
     private final GroupCoordinator coordinator;
+    private final Permissions permissions;
 
+    /** Everything allowed, for tests. */
     public JoinGroupHandler(GroupCoordinator coordinator) {
+        this(coordinator, Permissions.allowAll());
+    }
+
+    public JoinGroupHandler(GroupCoordinator coordinator, Permissions permissions) {
         this.coordinator = coordinator;
+        this.permissions = permissions;
     }
 
     @Override
     public AbstractResponse handle(ClientInfo client, JoinGroupRequest request) {
         JoinGroupRequestData data = request.data();
+        if (!permissions.allowsGroup(client, AclOperation.READ, data.groupId())) {
+            return request.getErrorResponse(Errors.GROUP_AUTHORIZATION_FAILED.exception());
+        }
         long limitMs = coordinator.maxParkedWaitMs(data.groupId(), data.rebalanceTimeoutMs());
         return BoundedWait.await(
                         coordinator.joinGroup(data, request.version(), clientId(client), clientHost(client)), limitMs)

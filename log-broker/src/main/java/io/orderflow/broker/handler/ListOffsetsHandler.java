@@ -4,6 +4,7 @@ import io.orderflow.broker.log.LogDirectory;
 import io.orderflow.broker.log.PartitionLog;
 import io.orderflow.broker.log.TimestampOffset;
 import java.util.Optional;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.ListOffsetsRequestData;
 import org.apache.kafka.common.message.ListOffsetsResponseData;
 import org.apache.kafka.common.protocol.Errors;
@@ -15,15 +16,19 @@ import org.apache.kafka.common.requests.ListOffsetsResponse;
  * ListOffsets: earliest (-2) is the log start offset, latest (-1) the high watermark, max timestamp (-3) the
  * first record carrying the log's largest timestamp, and a timestamp the first record at or after it (-1 and
  * no timestamp when there is none), as Kafka answers. From v4 each answer carries the leader epoch (always 0 here).
+ * Needs DESCRIBE on each topic, checked before its existence; without it its partitions are answered
+ * TOPIC_AUTHORIZATION_FAILED.
  */
 public final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequest> {
     /** Older answers have no leader epoch field: setting one would make them impossible to encode. */
     private static final short FIRST_VERSION_WITH_LEADER_EPOCH = 4;
 
     private final LogDirectory logs;
+    private final Permissions permissions;
 
-    public ListOffsetsHandler(LogDirectory logs) {
+    public ListOffsetsHandler(LogDirectory logs, Permissions permissions) {
         this.logs = logs;
+        this.permissions = permissions;
     }
 
     @Override
@@ -32,8 +37,9 @@ public final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequest> 
         for (ListOffsetsRequestData.ListOffsetsTopic topic : request.data().topics()) {
             ListOffsetsResponseData.ListOffsetsTopicResponse topicResponse =
                     new ListOffsetsResponseData.ListOffsetsTopicResponse().setName(topic.name());
+            boolean authorized = permissions.allowsTopic(client, AclOperation.DESCRIBE, topic.name());
             for (ListOffsetsRequestData.ListOffsetsPartition p : topic.partitions()) {
-                topicResponse.partitions().add(answer(topic.name(), p, request.version()));
+                topicResponse.partitions().add(answer(topic.name(), p, request.version(), authorized));
             }
             response.topics().add(topicResponse);
         }
@@ -41,7 +47,7 @@ public final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequest> 
     }
 
     private ListOffsetsResponseData.ListOffsetsPartitionResponse answer(
-            String topic, ListOffsetsRequestData.ListOffsetsPartition p, short version) {
+            String topic, ListOffsetsRequestData.ListOffsetsPartition p, short version, boolean authorized) {
         ListOffsetsResponseData.ListOffsetsPartitionResponse r =
                 new ListOffsetsResponseData.ListOffsetsPartitionResponse()
                         .setPartitionIndex(p.partitionIndex())
@@ -49,6 +55,9 @@ public final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequest> 
                         .setOffset(-1);
         if (version >= FIRST_VERSION_WITH_LEADER_EPOCH) {
             r.setLeaderEpoch(0);
+        }
+        if (!authorized) {
+            return r.setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code());
         }
         Optional<PartitionLog> found = logs.partition(topic, p.partitionIndex());
         if (found.isEmpty()) {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.MetadataResponseData;
@@ -24,6 +25,11 @@ import org.apache.kafka.common.requests.MetadataResponse;
  * <p>Topics asked for by id (v12 on) that do not exist get {@code UNKNOWN_TOPIC_ID} and a null name. A v10 or v11
  * request that names a topic by id or leaves a name null is refused with {@code INVALID_REQUEST} for each topic,
  * named "" with its id, exactly as Apache Kafka refuses it (those versions' answers cannot hold a null name).
+ *
+ * <p>Authorisation, as Kafka's: a topic needs DESCRIBE. A request for all topics leaves out those without it; a
+ * topic asked for by name without it is TOPIC_AUTHORIZATION_FAILED whether or not it exists (by id, once the id is
+ * known: ids are not secret, so the answer keeps the id and has no name). A missing topic is created only with
+ * CREATE on the cluster or on the topic; without either it is TOPIC_AUTHORIZATION_FAILED, as Kafka answers.
  */
 public final class MetadataHandler implements ApiHandler<MetadataRequest> {
     /** v10 and v11 carry topic ids, but only v12 may ask by them (its answer's topic name is nullable). */
@@ -33,12 +39,19 @@ public final class MetadataHandler implements ApiHandler<MetadataRequest> {
     private final LogDirectory logs;
     private final boolean autoCreateTopics;
     private final int defaultPartitions;
+    private final Permissions permissions;
 
-    public MetadataHandler(BrokerNode node, LogDirectory logs, boolean autoCreateTopics, int defaultPartitions) {
+    public MetadataHandler(
+            BrokerNode node,
+            LogDirectory logs,
+            boolean autoCreateTopics,
+            int defaultPartitions,
+            Permissions permissions) {
         this.node = node;
         this.logs = logs;
         this.autoCreateTopics = autoCreateTopics;
         this.defaultPartitions = defaultPartitions;
+        this.permissions = permissions;
     }
 
     @Override
@@ -64,23 +77,38 @@ public final class MetadataHandler implements ApiHandler<MetadataRequest> {
                         .setHost(node.endpointFor(client).host())
                         .setPort(node.endpointFor(client).port()));
         if (data.topics() == null) {
-            logs.topics().forEach(t -> response.topics().add(describe(t)));
+            logs.topics().stream()
+                    .filter(t -> permissions.allowsTopic(client, AclOperation.DESCRIBE, t.name()))
+                    .forEach(t -> response.topics().add(describe(t)));
         } else {
             for (MetadataRequestData.MetadataRequestTopic requested : data.topics()) {
-                response.topics().add(lookUp(requested, data.allowAutoTopicCreation()));
+                response.topics().add(lookUp(client, requested, data.allowAutoTopicCreation()));
             }
         }
         return new MetadataResponse(response, request.version());
     }
 
     private MetadataResponseData.MetadataResponseTopic lookUp(
-            MetadataRequestData.MetadataRequestTopic requested, boolean allowAutoCreate) {
+            ClientInfo client, MetadataRequestData.MetadataRequestTopic requested, boolean allowAutoCreate) {
         String name = requested.name();
         Uuid id = requested.topicId();
+        if (name != null && !permissions.allowsTopic(client, AclOperation.DESCRIBE, name)) {
+            return error(name, id, Errors.TOPIC_AUTHORIZATION_FAILED);
+        }
         Optional<Topic> topic = name != null
                 ? logs.topic(name)
                 : (id == null || id.equals(Uuid.ZERO_UUID) ? Optional.empty() : logs.topic(BrokerNode.ourId(id)));
+        if (name == null
+                && topic.isPresent()
+                && !permissions.allowsTopic(
+                        client, AclOperation.DESCRIBE, topic.get().name())) {
+            return error(null, id, Errors.TOPIC_AUTHORIZATION_FAILED);
+        }
         if (topic.isEmpty() && name != null && allowAutoCreate && autoCreateTopics) {
+            if (!permissions.allowsCluster(client, AclOperation.CREATE)
+                    && !permissions.allowsTopic(client, AclOperation.CREATE, name)) {
+                return error(name, Uuid.ZERO_UUID, Errors.TOPIC_AUTHORIZATION_FAILED);
+            }
             try {
                 topic = Optional.of(logs.createTopic(name, defaultPartitions, Map.of()));
             } catch (TopicException e) {

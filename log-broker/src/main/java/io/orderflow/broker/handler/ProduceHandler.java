@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
@@ -32,15 +33,20 @@ import org.apache.kafka.common.requests.ProduceResponse;
  * the batches themselves are validated by {@link PartitionLog#append}, and failures become error codes through
  * {@link ErrorTable}.
  *
+ * <p>Authorisation, as Kafka's: WRITE on each topic, checked before anything else about its partitions; a topic
+ * without it is answered TOPIC_AUTHORIZATION_FAILED for each of its partitions and nothing of it is appended.
+ *
  * <p>Appends happen in {@link #start}, on the connection's reading thread and in request order; the wait for the
  * fsync happens in the returned completion, so the producer's next pipelined Produce is appended while this one's
  * fsync runs and both share one group commit, instead of paying one fsync per request in turn.
  */
 public final class ProduceHandler implements PipelinedApiHandler<ProduceRequest> {
     private final LogDirectory logs;
+    private final Permissions permissions;
 
-    public ProduceHandler(LogDirectory logs) {
+    public ProduceHandler(LogDirectory logs, Permissions permissions) {
         this.logs = logs;
+        this.permissions = permissions;
     }
 
     /** A partition of the request that was appended, and its answer. */
@@ -68,6 +74,11 @@ public final class ProduceHandler implements PipelinedApiHandler<ProduceRequest>
                 ProduceResponseData.TopicProduceResponse topicResponse = new ProduceResponseData.TopicProduceResponse()
                         .setName(topicData.name())
                         .setTopicId(topicData.topicId());
+                // A topic named by an id we do not know has no name to authorise; it stays unknown, as in Kafka.
+                String name = topicData.name() != null && !topicData.name().isEmpty()
+                        ? topicData.name()
+                        : topic.map(Topic::name).orElse(null);
+                boolean authorized = name == null || permissions.allowsTopic(client, AclOperation.WRITE, name);
                 for (ProduceRequestData.PartitionProduceData partitionData : topicData.partitionData()) {
                     ProduceResponseData.PartitionProduceResponse partitionResponse =
                             new ProduceResponseData.PartitionProduceResponse()
@@ -76,6 +87,10 @@ public final class ProduceHandler implements PipelinedApiHandler<ProduceRequest>
                                     .setLogAppendTimeMs(-1)
                                     .setLogStartOffset(-1);
                     topicResponse.partitionResponses().add(partitionResponse);
+                    if (!authorized) {
+                        partitionResponse.setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+                        continue;
+                    }
                     if (invalidAcks) {
                         partitionResponse.setErrorCode(Errors.INVALID_REQUIRED_ACKS.code());
                         continue;

@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A failed login is answered {@code SASL_AUTHENTICATION_FAILED} with a message that does not say what was
  * wrong, after the delay {@link Logins} sets, and the connection closes. A token without a preceding
- * handshake is {@code ILLEGAL_SASL_STATE}, and the connection closes too.
+ * handshake is {@code ILLEGAL_SASL_STATE}, and on a SASL listener the connection closes too (on another listener
+ * it stays open, as in Kafka).
  */
 public final class SaslAuthenticateHandler implements ApiHandler<SaslAuthenticateRequest> {
     private static final Logger log = LoggerFactory.getLogger(SaslAuthenticateHandler.class);
@@ -41,7 +42,9 @@ public final class SaslAuthenticateHandler implements ApiHandler<SaslAuthenticat
         SaslExchange exchange = session.login();
         SaslAuthenticateResponseData data = new SaslAuthenticateResponseData().setAuthBytes(new byte[0]);
         if (exchange == null) {
-            session.closeAfterReply();
+            if (session.protocol().usesSasl()) {
+                session.closeAfterReply();
+            }
             return new SaslAuthenticateResponse(data.setErrorCode(Errors.ILLEGAL_SASL_STATE.code())
                     .setErrorMessage("SaslAuthenticate without a SaslHandshake before it"));
         }

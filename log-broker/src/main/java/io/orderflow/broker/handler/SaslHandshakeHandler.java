@@ -17,8 +17,10 @@ import org.apache.kafka.common.requests.SaslHandshakeResponse;
 /**
  * SaslHandshake (v1): the client names a mechanism; the SaslAuthenticate requests that follow carry its tokens.
  * Sent again on an authenticated connection, it starts a re-authentication (KIP-368). On a listener without SASL
- * it is {@code ILLEGAL_SASL_STATE}; a mechanism the listener does not offer is {@code UNSUPPORTED_SASL_MECHANISM}
- * with the ones it does, and the connection closes after either answer, as Kafka closes it.
+ * it is {@code ILLEGAL_SASL_STATE} and nothing else happens, as in Kafka. On a SASL listener a second handshake
+ * before the login completed is {@code ILLEGAL_SASL_STATE} and a mechanism the listener does not offer is
+ * {@code UNSUPPORTED_SASL_MECHANISM} with the ones it does; the connection closes after either answer, as Kafka
+ * closes it.
  */
 public final class SaslHandshakeHandler implements ApiHandler<SaslHandshakeRequest> {
     private final CredentialStore credentials;
@@ -33,7 +35,10 @@ public final class SaslHandshakeHandler implements ApiHandler<SaslHandshakeReque
         List<String> offered = new ArrayList<>(session.mechanisms());
         offered.sort(null);
         SaslHandshakeResponseData data = new SaslHandshakeResponseData().setMechanisms(offered);
-        if (!session.protocol().usesSasl() || session.login() != null) {
+        if (!session.protocol().usesSasl()) {
+            return new SaslHandshakeResponse(data.setErrorCode(Errors.ILLEGAL_SASL_STATE.code()));
+        }
+        if (session.login() != null) {
             session.closeAfterReply();
             return new SaslHandshakeResponse(data.setErrorCode(Errors.ILLEGAL_SASL_STATE.code()));
         }

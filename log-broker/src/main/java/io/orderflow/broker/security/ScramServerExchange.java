@@ -6,6 +6,7 @@ import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The server's side of a SCRAM login (RFC 5802, with RFC 7677's SHA-256; SHA-512 alike), two round trips:
@@ -37,6 +38,7 @@ public final class ScramServerExchange implements SaslExchange {
 
     private final ScramMechanism mechanism;
     private final CredentialStore credentials;
+    private final Supplier<String> serverNonces;
     private State state = State.RECEIVE_FIRST;
     private String gs2Header;
     private String clientFirstBare;
@@ -46,8 +48,20 @@ public final class ScramServerExchange implements SaslExchange {
     private ScramCredential credential;
 
     public ScramServerExchange(ScramMechanism mechanism, CredentialStore credentials) {
+        this(mechanism, credentials, ScramServerExchange::randomNonce);
+    }
+
+    /** With the server nonces given, for RFC 7677's worked example. */
+    ScramServerExchange(ScramMechanism mechanism, CredentialStore credentials, Supplier<String> serverNonces) {
         this.mechanism = mechanism;
         this.credentials = credentials;
+        this.serverNonces = serverNonces;
+    }
+
+    private static String randomNonce() {
+        byte[] nonce = new byte[24];
+        RANDOM.nextBytes(nonce);
+        return Base64.getEncoder().withoutPadding().encodeToString(nonce);
     }
 
     @Override
@@ -104,9 +118,7 @@ public final class ScramServerExchange implements SaslExchange {
         credential = credentials
                 .credential(user, mechanism)
                 .orElseThrow(() -> fail("no " + mechanism.saslName() + " credential for user " + user));
-        byte[] serverNonce = new byte[24];
-        RANDOM.nextBytes(serverNonce);
-        nonce = clientNonce + Base64.getEncoder().withoutPadding().encodeToString(serverNonce);
+        nonce = clientNonce + serverNonces.get();
         serverFirst = "r=" + nonce + ",s=" + Base64.getEncoder().encodeToString(credential.salt()) + ",i="
                 + credential.iterations();
         state = State.RECEIVE_FINAL;

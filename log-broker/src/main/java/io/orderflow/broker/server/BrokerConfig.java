@@ -76,7 +76,11 @@ public record BrokerConfig(
                 "advertised.listeners",
                 "each listener at advertised.host",
                 "the addresses clients are told, NAME://host:port,... (port 0: the bound port)");
-        doc("listener.security.protocol.map", ListenerSpec.DEFAULT_PROTOCOL_MAP, "each listener name's protocol");
+        doc(
+                "listener.security.protocol.map",
+                "",
+                "each listener name's protocol, NAME:PROTOCOL,... (empty: PLAINTEXT, SSL, SASL_PLAINTEXT and SASL_SSL"
+                        + " each name their own)");
         doc("ssl.keystore.location", "", "the broker's key and certificate chain (TLS listeners)");
         doc("ssl.keystore.type", "PKCS12", "PKCS12, JKS or PEM");
         doc("ssl.keystore.password", "", "the key store's password");
@@ -156,7 +160,9 @@ public record BrokerConfig(
             specs = ListenerSpec.parse(
                     listeners,
                     values.get("advertised.listeners"),
-                    get(values, "listener.security.protocol.map"),
+                    get(values, "listener.security.protocol.map").isBlank()
+                            ? ListenerSpec.DEFAULT_PROTOCOL_MAP
+                            : get(values, "listener.security.protocol.map"),
                     get(values, "advertised.host"));
         }
         return new BrokerConfig(

@@ -51,7 +51,9 @@ class ApiVersionMatrixTest {
 
     @BeforeAll
     static void start() throws Exception {
-        broker = TestBroker.start(dataDir, Map.of("group.initial.rebalance.delay.ms", "0"));
+        Map<String, String> settings = new java.util.HashMap<>(SecurityExchanges.SETTINGS);
+        settings.put("group.initial.rebalance.delay.ms", "0");
+        broker = TestBroker.start(dataDir, settings);
         broker.createTopic(VersionedExchanges.TOPIC, 1, Map.of());
         try (KafkaProducer<String, String> producer = broker.producer()) {
             for (int i = 0; i < VersionedExchanges.RECORDS; i++) {

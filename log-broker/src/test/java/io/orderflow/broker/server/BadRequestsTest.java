@@ -11,9 +11,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.kafka.common.acl.AclBindingFilter;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
+import org.apache.kafka.common.message.ListTransactionsRequestData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -23,7 +23,7 @@ import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.requests.AbstractResponse;
 import org.apache.kafka.common.requests.ApiVersionsRequest;
 import org.apache.kafka.common.requests.ApiVersionsResponse;
-import org.apache.kafka.common.requests.DescribeAclsRequest;
+import org.apache.kafka.common.requests.ListTransactionsRequest;
 import org.apache.kafka.common.requests.ProduceRequest;
 import org.apache.kafka.common.requests.ProduceResponse;
 import org.apache.kafka.common.requests.RequestHeader;
@@ -84,9 +84,9 @@ class BadRequestsTest {
 
     @Test
     void answersAnApiItDoesNotServeWithUnsupportedVersion() throws Exception {
-        assertThat(advertised()).doesNotContainKey(ApiKeys.DESCRIBE_ACLS.id);
-        RequestHeader header =
-                client.send(new DescribeAclsRequest.Builder(AclBindingFilter.ANY).build((short) 3), 4242);
+        assertThat(advertised()).doesNotContainKey(ApiKeys.LIST_TRANSACTIONS.id);
+        RequestHeader header = client.send(
+                new ListTransactionsRequest.Builder(new ListTransactionsRequestData()).build((short) 1), 4242);
 
         AbstractResponse response = client.receive(header);
 

@@ -103,7 +103,8 @@ class BrokerMainLoggingTest {
             assertThat(fields(failed)).containsEntry("port", Integer.toString(port));
             JsonNode throwable = failed.get("throwable");
             assertThat(throwable.get("className").asText()).isEqualTo(BrokerStartException.class.getName());
-            assertThat(throwable.get("message").asText()).contains("bind the Kafka listener to 127.0.0.1:" + port);
+            assertThat(throwable.get("message").asText())
+                    .contains("bind the Kafka listener PLAINTEXT to 127.0.0.1:" + port);
             assertThat(throwable.get("stepArray").isArray()).isTrue();
             assertThat(throwable.get("cause").get("className").asText()).isEqualTo("java.net.BindException");
         }

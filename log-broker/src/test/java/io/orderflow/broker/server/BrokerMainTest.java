@@ -23,14 +23,19 @@ class BrokerMainTest {
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
 
+    private static String commasAndSpaces(String text) {
+        return text.replaceAll("\\s+", " ").replaceAll(", ", ",");
+    }
+
     @Test
     void helpListsEveryOptionAndEverySettingWithItsDefault() {
         assertThat(execute("--help")).isZero();
 
-        String help = out.toString().replaceAll("\\s+", " ");
-        assertThat(help).contains("--config=FILE", "--log-format=json|text", "LOG_FORMAT", "-h, --help");
-        BrokerConfig.KEYS.forEach((key, doc) ->
-                assertThat(help).contains("--" + key + "=VALUE " + doc[1] + " (default: " + doc[0] + ")"));
+        // Whitespace as the terminal width leaves it: picocli may break a line after any comma.
+        String help = commasAndSpaces(out.toString());
+        assertThat(help).contains("--config=FILE", "--log-format=json|text", "LOG_FORMAT", "-h,--help");
+        BrokerConfig.KEYS.forEach((key, doc) -> assertThat(help)
+                .contains(commasAndSpaces("--" + key + "=VALUE " + doc[1] + " (default: " + doc[0] + ")")));
         assertThat(err.toString()).isEmpty();
     }
 

@@ -61,7 +61,7 @@ class BrokerStartupFailureTest {
 
             assertThatThrownBy(() -> Broker.start(config(port, -1), Clock.systemUTC()))
                     .isInstanceOfSatisfying(BrokerStartException.class, e -> {
-                        assertThat(e.step()).isEqualTo("bind the Kafka listener to " + LOOPBACK + ":" + port);
+                        assertThat(e.step()).isEqualTo("bind the Kafka listener PLAINTEXT to " + LOOPBACK + ":" + port);
                         assertThat(e.dataDir()).isEqualTo(dataDir.toAbsolutePath());
                         assertThat(e.getMessage())
                                 .contains(

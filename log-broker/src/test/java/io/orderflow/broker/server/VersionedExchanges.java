@@ -97,6 +97,7 @@ final class VersionedExchanges {
         cases.put(ApiKeys.INCREMENTAL_ALTER_CONFIGS, this::incrementalAlterConfigs);
         cases.put(ApiKeys.DESCRIBE_CLUSTER, this::describeCluster);
         new GroupExchanges(broker).addTo(cases);
+        new SecurityExchanges().addTo(cases);
     }
 
     boolean knows(ApiKeys api) {
