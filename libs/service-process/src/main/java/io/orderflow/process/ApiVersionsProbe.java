@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.SSLSocketFactory;
 
 /**
  * Asks a broker for its ApiVersions (v0, the request every Kafka client sends first) over a raw socket and
@@ -24,10 +26,24 @@ final class ApiVersionsProbe {
 
     /** True if {@code host:port} answered an ApiVersions v0 request within {@code timeoutMillis}. */
     static boolean answers(String host, int port, int timeoutMillis) {
+        return answers(host, port, timeoutMillis, null);
+    }
+
+    /**
+     * As above, over TLS when {@code tls} is not null (a TLS listener; ApiVersions is answered before any SASL
+     * login, so the probe needs no credentials).
+     */
+    static boolean answers(String host, int port, int timeoutMillis, SSLSocketFactory tls) {
         int correlationId = 0x0bad_cafe;
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(host, port), timeoutMillis);
-            socket.setSoTimeout(timeoutMillis);
+        try (Socket plain = new Socket()) {
+            plain.connect(new InetSocketAddress(host, port), timeoutMillis);
+            plain.setSoTimeout(timeoutMillis);
+            Socket socket = plain;
+            if (tls != null) {
+                SSLSocket secured = (SSLSocket) tls.createSocket(plain, host, port, true);
+                secured.startHandshake();
+                socket = secured;
+            }
             DataOutputStream out = new DataOutputStream(socket.getOutputStream());
             out.writeInt(2 + 2 + 4 + 2 + CLIENT_ID.length); // request header v1, empty v0 body
             out.writeShort(API_VERSIONS);

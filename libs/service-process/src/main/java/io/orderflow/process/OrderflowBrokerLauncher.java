@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import javax.net.ssl.SSLSocketFactory;
 
 /**
  * Our broker as a child JVM: {@code BrokerMain} on a classpath of {@code log-broker.jar} and its {@code lib/*} (as
@@ -26,16 +27,36 @@ public final class OrderflowBrokerLauncher implements BrokerLauncher {
     /** Where a broker listens and what it tells clients; port 0 picks a free loopback port, metrics -1 turns it off. */
     public record Addresses(String listenHost, int port, String advertisedHost, int metricsPort) {}
 
+    /**
+     * The broker's one listener when it is not PLAINTEXT: its security protocol ({@code SASL_SSL}, {@code SSL},
+     * {@code SASL_PLAINTEXT}), the broker settings it needs ({@code ssl.keystore.*}, {@code
+     * scram.bootstrap.credentials}, ...) and, for a TLS listener, how the start-up probe trusts the broker's
+     * certificate.
+     */
+    public record Listener(String protocol, List<String> settings, SSLSocketFactory probeTls) {
+        public Listener {
+            settings = List.copyOf(settings);
+        }
+    }
+
     private final String classpath;
     private final Path packagedIn;
     private final List<String> jvmOptions;
     private final List<String> settings;
+    private final Listener listener;
 
-    private OrderflowBrokerLauncher(String classpath, Path packagedIn, List<String> jvmOptions, List<String> settings) {
+    private OrderflowBrokerLauncher(
+            String classpath, Path packagedIn, List<String> jvmOptions, List<String> settings, Listener listener) {
         this.classpath = classpath;
         this.packagedIn = packagedIn;
         this.jvmOptions = List.copyOf(jvmOptions);
         this.settings = List.copyOf(settings);
+        this.listener = listener;
+    }
+
+    /** This launcher with its broker listening through {@code listener} instead of PLAINTEXT. */
+    public OrderflowBrokerLauncher withListener(Listener listener) {
+        return new OrderflowBrokerLauncher(classpath, packagedIn, jvmOptions, settings, listener);
     }
 
     /**
@@ -62,7 +83,8 @@ public final class OrderflowBrokerLauncher implements BrokerLauncher {
                 packagedClasspath(brokerDir.toAbsolutePath().normalize()),
                 brokerDir.toAbsolutePath().normalize(),
                 jvmOptions,
-                concat(List.of("num.partitions=" + partitions, "group.initial.rebalance.delay.ms=0"), extraSettings));
+                concat(List.of("num.partitions=" + partitions, "group.initial.rebalance.delay.ms=0"), extraSettings),
+                null);
     }
 
     /**
@@ -71,7 +93,7 @@ public final class OrderflowBrokerLauncher implements BrokerLauncher {
      */
     public static OrderflowBrokerLauncher onClasspath(
             String classpath, List<String> jvmOptions, List<String> settings) {
-        return new OrderflowBrokerLauncher(classpath, null, jvmOptions, settings);
+        return new OrderflowBrokerLauncher(classpath, null, jvmOptions, settings, null);
     }
 
     @Override
@@ -87,6 +109,7 @@ public final class OrderflowBrokerLauncher implements BrokerLauncher {
                         ? "JVM defaults as ops/bin/run-broker, "
                         : "JVM options " + String.join(" ", jvmOptions) + ", ")
                 + "settings " + String.join(" ", settings)
+                + (listener == null ? "" : ", a " + listener.protocol() + " listener")
                 + " (fsync before acknowledging unless a flush setting says otherwise)";
     }
 
@@ -129,12 +152,18 @@ public final class OrderflowBrokerLauncher implements BrokerLauncher {
                 "--log.dirs=" + dataDir.toAbsolutePath(),
                 "--metrics.port=" + metricsPort));
         settings.forEach(setting -> command.add("--" + setting));
+        if (listener != null) {
+            String host = addresses.listenHost().equals("0.0.0.0") ? "" : addresses.listenHost();
+            command.add("--listeners=" + listener.protocol() + "://" + host + ":" + port);
+            listener.settings().forEach(setting -> command.add("--" + setting));
+        }
         return RunningBroker.launch(
                 name(),
                 command,
                 new Addresses(addresses.listenHost(), port, addresses.advertisedHost(), metricsPort),
                 logFile,
-                pidFile);
+                pidFile,
+                listener == null ? null : listener.probeTls());
     }
 
     private static String packagedClasspath(Path brokerDir) {

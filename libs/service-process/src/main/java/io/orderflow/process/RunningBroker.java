@@ -57,6 +57,18 @@ public final class RunningBroker implements AutoCloseable {
     static RunningBroker launch(
             String name, List<String> command, OrderflowBrokerLauncher.Addresses addresses, Path logFile, Path pidFile)
             throws IOException {
+        return launch(name, command, addresses, logFile, pidFile, null);
+    }
+
+    /** As above, probing over TLS with {@code tls} when the listener is a TLS one. */
+    static RunningBroker launch(
+            String name,
+            List<String> command,
+            OrderflowBrokerLauncher.Addresses addresses,
+            Path logFile,
+            Path pidFile,
+            javax.net.ssl.SSLSocketFactory tls)
+            throws IOException {
         Files.deleteIfExists(logFile);
         String probeHost =
                 addresses.listenHost().isEmpty() || addresses.listenHost().equals("0.0.0.0")
@@ -67,7 +79,8 @@ public final class RunningBroker implements AutoCloseable {
                 : null;
         ChildProcess process = ChildProcess.start(
                 new ChildProcess.Spec(name, command, logFile, pidFile, SHUTDOWN_TIMEOUT),
-                () -> ApiVersionsProbe.answers(probeHost, addresses.port(), 200) && (health == null || healthy(health)),
+                () -> ApiVersionsProbe.answers(probeHost, addresses.port(), 200, tls)
+                        && (health == null || healthy(health)),
                 "answering ApiVersions on " + probeHost + ":" + addresses.port()
                         + (health == null ? "" : " and " + health + " with 200"),
                 STARTUP_TIMEOUT);
