@@ -89,9 +89,7 @@ public record TlsSettings(
         try {
             KeyStore keys = load(keystore, keystoreType, keystorePassword, true);
             KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-            kmf.init(
-                    keys,
-                    keyPassword != null ? keyPassword : keystorePassword != null ? keystorePassword : new char[0]);
+            kmf.init(keys, keyEntryPassword());
             TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             tmf.init(truststore == null ? null : load(truststore, truststoreType, truststorePassword, false));
             SSLContext context = SSLContext.getInstance("TLS");
@@ -100,6 +98,11 @@ public record TlsSettings(
         } catch (GeneralSecurityException e) {
             throw new IllegalArgumentException("Cannot set up TLS: " + e.getMessage(), e);
         }
+    }
+
+    /** The password of the key entry: {@code ssl.key.password}, else the store's (as Kafka reads them). */
+    private char[] keyEntryPassword() {
+        return keyPassword != null ? keyPassword : keystorePassword != null ? keystorePassword : new char[0];
     }
 
     private KeyStore load(Path file, String type, char[] password, boolean withKey) {
@@ -147,8 +150,7 @@ public record TlsSettings(
         }
         KeyStore store = KeyStore.getInstance("PKCS12");
         store.load(null, null);
-        store.setKeyEntry(
-                "broker", key, keyPassword != null ? keyPassword : new char[0], chain.toArray(Certificate[]::new));
+        store.setKeyEntry("broker", key, keyEntryPassword(), chain.toArray(Certificate[]::new));
         return store;
     }
 
