@@ -49,6 +49,17 @@ public final class WireClient implements Closeable {
         return new WireClient(socket);
     }
 
+    /** A client over TLS, trusting what {@code tls} trusts; the handshake is done when this returns. */
+    public static WireClient connectTls(int port, javax.net.ssl.SSLSocketFactory tls) throws IOException {
+        Socket plain = new Socket();
+        plain.setTcpNoDelay(true);
+        plain.setSoTimeout(READ_TIMEOUT_MS);
+        plain.connect(new InetSocketAddress("127.0.0.1", port), READ_TIMEOUT_MS);
+        javax.net.ssl.SSLSocket secured = (javax.net.ssl.SSLSocket) tls.createSocket(plain, "127.0.0.1", port, true);
+        secured.startHandshake();
+        return new WireClient(secured);
+    }
+
     /** A request as a client frames it, without the 4-byte size: header then body. */
     public static byte[] frame(AbstractRequest request, RequestHeader header) {
         ByteBuffer buf = request.serializeWithHeader(header);

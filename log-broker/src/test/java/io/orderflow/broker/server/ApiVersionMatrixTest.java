@@ -47,13 +47,24 @@ class ApiVersionMatrixTest {
     static Path dataDir;
 
     private static TestBroker broker;
-    private static VersionedExchanges exchanges;
+    private static TestBroker secureBroker;
+    private static VersionedExchanges plaintext;
+    private static VersionedExchanges saslSsl;
+    private static final Map<ApiKeys, WireClient> saslSslConnections = new java.util.EnumMap<>(ApiKeys.class);
 
     @BeforeAll
     static void start() throws Exception {
         Map<String, String> settings = new java.util.HashMap<>(SecurityExchanges.SETTINGS);
         settings.put("group.initial.rebalance.delay.ms", "0");
-        broker = TestBroker.start(dataDir, settings);
+        broker = prepared(TestBroker.start(dataDir.resolve("plaintext"), settings));
+        secureBroker = prepared(TestBroker.start(
+                dataDir.resolve("secure"), SecureListenersTest.secureSettings(TestCertificates.get(), settings)));
+        plaintext = new VersionedExchanges(broker, broker.broker().port("PLAINTEXT"));
+        saslSsl = new VersionedExchanges(secureBroker, secureBroker.broker().port("SASL_SSL"));
+    }
+
+    /** The topic with its records and the group with its committed offset that the exchanges read. */
+    private static TestBroker prepared(TestBroker broker) throws Exception {
         broker.createTopic(VersionedExchanges.TOPIC, 1, Map.of());
         try (KafkaProducer<String, String> producer = broker.producer()) {
             for (int i = 0; i < VersionedExchanges.RECORDS; i++) {
@@ -70,13 +81,18 @@ class ApiVersionMatrixTest {
                     .all()
                     .get(30, TimeUnit.SECONDS);
         }
-        exchanges = new VersionedExchanges(broker);
+        return broker;
     }
 
     @AfterAll
-    static void stop() {
-        if (broker != null) {
-            broker.close();
+    static void stop() throws IOException {
+        for (WireClient client : saslSslConnections.values()) {
+            client.close();
+        }
+        for (TestBroker b : new TestBroker[] {broker, secureBroker}) {
+            if (b != null) {
+                b.close();
+            }
         }
     }
 
@@ -87,18 +103,75 @@ class ApiVersionMatrixTest {
             ApiKeys api = ApiKeys.forId(advertised.apiKey());
             for (short v = advertised.minVersion(); v <= advertised.maxVersion(); v++) {
                 short version = v;
-                tests.add(DynamicTest.dynamicTest(api.name + " v" + version, () -> exchange(api, version)));
+                tests.add(DynamicTest.dynamicTest(
+                        api.name + " v" + version,
+                        () -> exchange(plaintextConnection(), plaintext, api, version, true)));
             }
         }
         return tests.stream();
     }
 
+    /**
+     * The same pairs on the SASL_SSL listener, each on a new TLS connection logged in with SCRAM-SHA-512 as a super
+     * user; SaslHandshake and SaslAuthenticate themselves are {@code SaslWireTest}'s, at every version.
+     */
+    @TestFactory
+    Stream<DynamicTest> everyAdvertisedVersionIsAnsweredAtThatVersionOverSaslSsl() throws IOException {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (ApiVersion advertised : advertised()) {
+            ApiKeys api = ApiKeys.forId(advertised.apiKey());
+            if (api == ApiKeys.SASL_HANDSHAKE || api == ApiKeys.SASL_AUTHENTICATE) {
+                continue;
+            }
+            for (short v = advertised.minVersion(); v <= advertised.maxVersion(); v++) {
+                short version = v;
+                tests.add(DynamicTest.dynamicTest(
+                        "SASL_SSL " + api.name + " v" + version,
+                        () -> exchange(saslSslConnection(api), saslSsl, api, version, false)));
+            }
+        }
+        return tests.stream();
+    }
+
+    private static WireClient plaintextConnection() throws IOException {
+        return WireClient.connect(broker.broker().port("PLAINTEXT"));
+    }
+
+    /**
+     * One logged-in TLS connection per API, kept for its versions (a TLS handshake and a SCRAM login per pair would
+     * cost the build more than the pairs themselves); {@link #exchange} leaves it open.
+     */
+    private static WireClient saslSslConnection(ApiKeys api) throws Exception {
+        WireClient open = saslSslConnections.get(api);
+        if (open == null) {
+            open = loggedIn();
+            saslSslConnections.put(api, open);
+        }
+        return open;
+    }
+
+    private static WireClient loggedIn() throws Exception {
+        WireClient client = WireClient.connectTls(
+                secureBroker.broker().port("SASL_SSL"), TestCertificates.get().clientSockets());
+        var login = new ScramWireClient(client)
+                .login(
+                        io.orderflow.broker.security.ScramMechanism.SCRAM_SHA_512,
+                        "admin",
+                        SecureListenersTest.ADMIN_PASSWORD,
+                        (short) 2);
+        assertThat(login.error()).isEqualTo(Errors.NONE);
+        return client;
+    }
+
     @Test
     void everyAdvertisedApiHasARequestWhoseAnswerIsChecked() throws IOException {
         assertThat(advertised())
-                .allSatisfy(a -> assertThat(exchanges.knows(ApiKeys.forId(a.apiKey())))
+                .allSatisfy(a -> assertThat(plaintext.knows(ApiKeys.forId(a.apiKey())))
                         .as("a request with a checked answer for %s", ApiKeys.forId(a.apiKey()))
                         .isTrue());
+        assertThat(advertised())
+                .allSatisfy(a ->
+                        assertThat(saslSsl.knows(ApiKeys.forId(a.apiKey()))).isTrue());
     }
 
     private static List<ApiVersion> advertised() throws IOException {
@@ -110,8 +183,11 @@ class ApiVersionMatrixTest {
         }
     }
 
-    private static void exchange(ApiKeys api, short version) throws Exception {
-        try (WireClient client = WireClient.connect(broker.broker().port())) {
+    /** The pair's exchanges on {@code client}, which is closed afterwards when {@code closeAfter}. */
+    private static void exchange(
+            WireClient client, VersionedExchanges exchanges, ApiKeys api, short version, boolean closeAfter)
+            throws Exception {
+        try {
             int correlationId = 100;
             for (VersionedExchanges.Exchange exchange : exchanges.at(api, version)) {
                 AbstractRequest request = exchange.request().get();
@@ -124,6 +200,10 @@ class ApiVersionMatrixTest {
             }
             RequestHeader after = client.send(new ApiVersionsRequest.Builder().build((short) 3), ++correlationId);
             assertThat(receiveWhole(client, after)).isInstanceOf(ApiVersionsResponse.class);
+        } finally {
+            if (closeAfter) {
+                client.close();
+            }
         }
     }
 

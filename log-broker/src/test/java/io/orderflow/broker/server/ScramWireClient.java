@@ -20,6 +20,9 @@ import org.apache.kafka.common.requests.SaslHandshakeResponse;
  * rather than kafka-clients' login.
  */
 final class ScramWireClient {
+    /** Salted passwords by mechanism, password, salt and iterations: Hi() is slow on purpose, and tests log in often. */
+    private static final java.util.Map<String, byte[]> SALTED = new java.util.concurrent.ConcurrentHashMap<>();
+
     private final WireClient wire;
     private int correlationId = 1;
 
@@ -78,7 +81,11 @@ final class ScramWireClient {
         }
         String withoutProof = "c=biws,r=" + nonce;
         String authMessage = clientFirstBare + "," + serverFirst + "," + withoutProof;
-        byte[] salted = mechanism.saltedPassword(password.toCharArray(), salt, iterations);
+        byte[] saltFinal = salt;
+        int iterationsFinal = iterations;
+        byte[] salted = SALTED.computeIfAbsent(
+                mechanism + " " + password + " " + Base64.getEncoder().encodeToString(salt) + " " + iterations,
+                k -> mechanism.saltedPassword(password.toCharArray(), saltFinal, iterationsFinal));
         byte[] clientKey = mechanism.hmac(salted, "Client Key".getBytes(StandardCharsets.US_ASCII));
         byte[] signature = mechanism.hmac(mechanism.hash(clientKey), authMessage.getBytes(StandardCharsets.UTF_8));
         byte[] proof = new byte[clientKey.length];

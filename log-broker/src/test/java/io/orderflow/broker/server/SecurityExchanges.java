@@ -39,8 +39,8 @@ import org.apache.kafka.common.resource.ResourceType;
  */
 final class SecurityExchanges {
     /** What the matrix broker needs for these exchanges. */
-    static final Map<String, String> SETTINGS =
-            Map.of("authorizer.class.name", SecurityConfig.STANDARD_AUTHORIZER, "super.users", "User:ANONYMOUS");
+    static final Map<String, String> SETTINGS = Map.of(
+            "authorizer.class.name", SecurityConfig.STANDARD_AUTHORIZER, "super.users", "User:ANONYMOUS;User:admin");
 
     void addTo(Map<ApiKeys, Case> cases) {
         cases.put(ApiKeys.SASL_HANDSHAKE, this::saslHandshake);

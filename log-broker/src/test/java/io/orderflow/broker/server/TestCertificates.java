@@ -24,6 +24,11 @@ public record TestCertificates(
     public static final String CLIENT_DN = LocalCertificates.CLIENT_DN;
     private static TestCertificates made;
 
+    /** A socket factory for raw TLS clients that trusts the test CA. */
+    public javax.net.ssl.SSLSocketFactory clientSockets() throws IOException {
+        return new LocalCertificates(clientTruststore.getParent(), password).clientSockets();
+    }
+
     /** The stores, made on first use in a directory of their own. */
     public static synchronized TestCertificates get() {
         if (made == null) {
