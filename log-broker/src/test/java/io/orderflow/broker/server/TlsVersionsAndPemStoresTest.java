@@ -3,9 +3,20 @@ package io.orderflow.broker.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.PrivateKey;
+import java.security.SecureRandom;
+import java.security.cert.Certificate;
+import java.util.Base64;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import javax.crypto.Cipher;
+import javax.crypto.EncryptedPrivateKeyInfo;
+import javax.crypto.SecretKeyFactory;
+import javax.crypto.spec.PBEKeySpec;
+import javax.crypto.spec.PBEParameterSpec;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.config.SslConfigs;
 import org.apache.kafka.common.errors.SslAuthenticationException;
@@ -65,5 +76,55 @@ class TlsVersionsAndPemStoresTest {
                         .hasCauseInstanceOf(SslAuthenticationException.class);
             }
         }
+    }
+
+    @Test
+    void anEncryptedPemKeyIsReadWithSslKeyPassword() throws Exception {
+        TestCertificates tls = TestCertificates.get();
+        KeyStore store = KeyStore.getInstance("PKCS12");
+        try (var in = Files.newInputStream(tls.brokerKeystore())) {
+            store.load(in, tls.password().toCharArray());
+        }
+        PrivateKey key = (PrivateKey) store.getKey("broker", tls.password().toCharArray());
+        // PKCS#12's PBE (openssl pkcs8 -topk8 -v1 PBE-SHA1-3DES); the JDK names it in the key's DER.
+        String algorithm = "PBEWithSHA1AndDESede";
+        byte[] salt = new byte[16];
+        new SecureRandom().nextBytes(salt);
+        char[] keyPassword = "the-key-password".toCharArray();
+        Cipher cipher = Cipher.getInstance(algorithm);
+        cipher.init(
+                Cipher.ENCRYPT_MODE,
+                SecretKeyFactory.getInstance(algorithm).generateSecret(new PBEKeySpec(keyPassword)),
+                new PBEParameterSpec(salt, 10_000));
+        byte[] encrypted = cipher.doFinal(key.getEncoded());
+        byte[] der = new EncryptedPrivateKeyInfo(cipher.getParameters(), encrypted).getEncoded();
+        StringBuilder pem = new StringBuilder("-----BEGIN ENCRYPTED PRIVATE KEY-----\n")
+                .append(Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der))
+                .append("\n-----END ENCRYPTED PRIVATE KEY-----\n");
+        for (Certificate c : store.getCertificateChain("broker")) {
+            pem.append("-----BEGIN CERTIFICATE-----\n")
+                    .append(Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(c.getEncoded()))
+                    .append("\n-----END CERTIFICATE-----\n");
+        }
+        Path encryptedPem = dataDir.resolveSibling(dataDir.getFileName() + "-encrypted.pem");
+        Files.writeString(encryptedPem, pem);
+
+        Map<String, String> settings = new java.util.HashMap<>(SecureListenersTest.secureSettings(
+                tls,
+                Map.of(
+                        "ssl.keystore.type", "PEM",
+                        "ssl.keystore.location", encryptedPem.toString(),
+                        "ssl.key.password", "the-key-password")));
+        settings.remove("ssl.keystore.password");
+        try (TestBroker broker = TestBroker.start(dataDir, settings)) {
+            try (Admin admin = Admin.create(SecureListenersTest.admin(broker))) {
+                assertThat(admin.describeCluster().clusterId().get(15, TimeUnit.SECONDS))
+                        .isNotBlank();
+            }
+        }
+        settings.put("ssl.key.password", "not-the-key-password");
+        assertThatThrownBy(() -> TestBroker.start(dataDir, settings))
+                .hasMessageContaining("key store")
+                .hasMessageContaining(encryptedPem.toString());
     }
 }
