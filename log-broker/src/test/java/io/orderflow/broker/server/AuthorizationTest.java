@@ -120,11 +120,12 @@ class AuthorizationTest {
     }
 
     static KafkaProducer<String, String> producer(Map<String, Object> settings) {
-        Map<String, Object> p = new HashMap<>(settings);
+        Map<String, Object> p = new HashMap<>();
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 15_000);
         p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        p.putAll(settings);
         return new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
     }
 

@@ -76,6 +76,10 @@ class ReauthenticationTest {
     @Test
     void aUserDeletedWhileConnectedIsCutOffAtItsNextLogin() throws Exception {
         var erin = SecureListenersTest.client(broker, "SASL_SSL", "SCRAM-SHA-512", "erin", "erin-pw");
+        // Short timeouts: the last send is expected to fail, and it fails when its delivery timeout ends.
+        erin.put(org.apache.kafka.clients.producer.ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 2_000);
+        erin.put(org.apache.kafka.clients.producer.ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 4_000);
+        erin.put(org.apache.kafka.clients.producer.ProducerConfig.LINGER_MS_CONFIG, 0);
         try (KafkaProducer<String, String> producer = AuthorizationTest.producer(erin)) {
             producer.send(new ProducerRecord<>("reauth", "k", "erin")).get(15, TimeUnit.SECONDS);
             try (Admin admin = Admin.create(SecureListenersTest.admin(broker))) {
