@@ -189,6 +189,24 @@ public final class RequestDispatcher {
         return request.body().getErrorResponse(ErrorTable.exceptionFor(e));
     }
 
+    /**
+     * A bare SASL token after a v0 SaslHandshake: the answer as a size-prefixed frame without a Kafka header.
+     *
+     * @throws UnauthenticatedRequestException when the login failed; the caller closes the connection
+     */
+    public Reply rawSaslToken(ClientInfo client, ByteBuffer frame) {
+        Registration registration = registrations.get(ApiKeys.SASL_AUTHENTICATE);
+        Object registered = registration == null ? null : registration.handler();
+        if (!(registered instanceof SaslAuthenticateHandler handler)) {
+            throw new UnauthenticatedRequestException("a bare SASL token, but SASL is not served");
+        }
+        byte[] token = new byte[frame.remaining()];
+        frame.get(token);
+        byte[] answer = handler.rawToken(client, token)
+                .orElseThrow(() -> new UnauthenticatedRequestException("a SASL login (v0 handshake) that failed"));
+        return new Reply(() -> org.apache.kafka.common.network.ByteBufferSend.sizePrefixed(ByteBuffer.wrap(answer)));
+    }
+
     /** Our ApiVersions answer: exactly the registered APIs and ranges. */
     public ApiVersionsResponse apiVersions(Errors error) {
         ApiVersionsResponseData data = new ApiVersionsResponseData().setErrorCode(error.code());

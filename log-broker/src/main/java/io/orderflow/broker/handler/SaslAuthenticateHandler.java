@@ -79,6 +79,45 @@ public final class SaslAuthenticateHandler implements ApiHandler<SaslAuthenticat
                 .setSessionLifetimeMs(reauthMs > 0 && request.version() >= 1 ? reauthMs : 0));
     }
 
+    /**
+     * A bare token after a v0 SaslHandshake: the answer's bytes, or empty when the login failed (after the delay
+     * {@link Logins} sets), in which case the connection closes without an answer, as Kafka closes it.
+     */
+    public java.util.Optional<byte[]> rawToken(ClientInfo client, byte[] token) {
+        ConnectionSession session = client.session();
+        SaslExchange exchange = session.login();
+        byte[] answer;
+        try {
+            answer = exchange.evaluate(token);
+        } catch (SaslAuthenticationException e) {
+            session.closeAfterReply();
+            delay(logins.failed(exchange.mechanism(), session.clientAddress(), client.connectionId(), e.reason()));
+            return java.util.Optional.empty();
+        }
+        if (exchange.complete()) {
+            long expiresAt = reauthMs > 0 ? clock.millis() + reauthMs : Long.MAX_VALUE;
+            if (!session.loggedIn(exchange.principal(), expiresAt)) {
+                session.closeAfterReply();
+                delay(logins.failed(
+                        exchange.mechanism(),
+                        session.clientAddress(),
+                        client.connectionId(),
+                        "re-authentication as somebody else"));
+                return java.util.Optional.empty();
+            }
+            logins.succeeded(exchange.mechanism());
+        }
+        return java.util.Optional.of(answer);
+    }
+
+    private static void delay(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     private SaslAuthenticateResponse refuse(
             ClientInfo client,
             ConnectionSession session,
@@ -87,12 +126,7 @@ public final class SaslAuthenticateHandler implements ApiHandler<SaslAuthenticat
             String message,
             SaslAuthenticateResponseData data) {
         session.closeAfterReply();
-        long delay = logins.failed(mechanism, session.clientAddress(), client.connectionId(), reason);
-        try {
-            Thread.sleep(delay);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        delay(logins.failed(mechanism, session.clientAddress(), client.connectionId(), reason));
         return new SaslAuthenticateResponse(data.setAuthBytes(new byte[0])
                 .setErrorCode(Errors.SASL_AUTHENTICATION_FAILED.code())
                 .setErrorMessage(message));

@@ -15,7 +15,8 @@ import org.apache.kafka.common.requests.SaslHandshakeRequest;
 import org.apache.kafka.common.requests.SaslHandshakeResponse;
 
 /**
- * SaslHandshake (v1): the client names a mechanism; the SaslAuthenticate requests that follow carry its tokens.
+ * SaslHandshake (v0-v1): the client names a mechanism; from v1 the SaslAuthenticate requests that follow carry its
+ * tokens, after v0 the tokens follow as bare size-prefixed frames (see {@link SaslAuthenticateHandler#rawToken}).
  * Sent again on an authenticated connection, it starts a re-authentication (KIP-368). On a listener without SASL
  * it is {@code ILLEGAL_SASL_STATE} and nothing else happens, as in Kafka. On a SASL listener a second handshake
  * before the login completed is {@code ILLEGAL_SASL_STATE} and a mechanism the listener does not offer is
@@ -50,7 +51,7 @@ public final class SaslHandshakeHandler implements ApiHandler<SaslHandshakeReque
         SaslExchange exchange = mechanism.equals(PlainServerExchange.MECHANISM)
                 ? new PlainServerExchange(credentials)
                 : new ScramServerExchange(ScramMechanism.forSaslName(mechanism).orElseThrow(), credentials);
-        session.beginLogin(exchange);
+        session.beginLogin(exchange, request.version() == 0);
         return new SaslHandshakeResponse(data.setErrorCode(Errors.NONE.code()));
     }
 }

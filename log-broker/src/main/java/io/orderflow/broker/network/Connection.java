@@ -179,6 +179,11 @@ final class Connection implements Runnable {
             ByteBuffer frame = readFrame(size);
             stats.received(4L + size);
             try {
+                if (client.session().expectsRawToken()) {
+                    writer.awaitAllWritten();
+                    writer.writeNow(dispatcher.rawSaslToken(client, frame));
+                    continue;
+                }
                 if (dispatcher.mayOverlap(frame)) {
                     writer.submit(dispatcher.dispatch(client, frame));
                 } else {

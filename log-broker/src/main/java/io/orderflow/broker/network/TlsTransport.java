@@ -19,7 +19,8 @@ import javax.net.ssl.SSLPeerUnverifiedException;
  *
  * <p><b>Buffers.</b> {@code netIn} holds bytes read from the socket and not yet decrypted, {@code appIn} decrypted
  * bytes not yet handed to the reader; both are kept in read mode (the data lies between position and limit).
- * {@code netOut} holds one encrypted record on its way out.
+ * {@code netOut} collects encrypted records on their way out, up to {@link #RECORDS_PER_WRITE} of them per
+ * socket write, so a 64 KiB chunk of a segment file leaves in one system call rather than four.
  *
  * <p><b>Threads.</b> The connection's reading thread calls {@link #read}, its writing thread {@link #write} and
  * {@link #transferFrom}; the engine allows {@code wrap} and {@code unwrap} to run concurrently. Everything that
@@ -31,6 +32,7 @@ import javax.net.ssl.SSLPeerUnverifiedException;
  */
 final class TlsTransport implements Transport {
     private static final int FILE_CHUNK = 64 * 1024;
+    static final int RECORDS_PER_WRITE = 4;
 
     private final SocketChannel socket;
     private final SSLEngine engine;
@@ -185,14 +187,46 @@ final class TlsTransport implements Transport {
         writeLock.lock();
         try {
             long total = 0;
+            int packet = engine.getSession().getPacketBufferSize();
+            netOut.clear();
             while (hasRemaining(srcs, offset, length)) {
-                total += wrapAndSend(srcs, offset, length);
+                if (netOut.remaining() < packet) {
+                    flushNetOut();
+                }
+                SSLEngineResult result = engine.wrap(srcs, offset, length, netOut);
+                switch (result.getStatus()) {
+                    case OK -> {
+                        total += result.bytesConsumed();
+                        if (result.getHandshakeStatus() == SSLEngineResult.HandshakeStatus.NEED_TASK) {
+                            runTasks();
+                        }
+                    }
+                    case BUFFER_OVERFLOW -> {
+                        if (netOut.position() > 0) {
+                            flushNetOut();
+                        } else {
+                            netOut = ByteBuffer.allocate(Math.max(packet, 2 * netOut.capacity()));
+                        }
+                    }
+                    case CLOSED -> throw new SSLException("The TLS session is closed");
+                    case BUFFER_UNDERFLOW -> throw new SSLException("Unexpected underflow while encrypting");
+                }
             }
+            flushNetOut();
             written += total;
             return total;
         } finally {
             writeLock.unlock();
         }
+    }
+
+    /** Writes what {@code netOut} holds, whole, and empties it. */
+    private void flushNetOut() throws IOException {
+        netOut.flip();
+        while (netOut.hasRemaining()) {
+            socket.write(netOut);
+        }
+        netOut.clear();
     }
 
     private static boolean hasRemaining(ByteBuffer[] srcs, int offset, int length) {
@@ -204,7 +238,10 @@ final class TlsTransport implements Transport {
         return false;
     }
 
-    /** Encrypts one record of {@code srcs} and writes it whole; returns the plaintext bytes it consumed. */
+    /**
+     * Encrypts one record of {@code srcs} (a handshake message or an alert when they are empty) and writes it whole;
+     * returns the plaintext bytes it consumed.
+     */
     private int wrapAndSend(ByteBuffer[] srcs, int offset, int length) throws IOException {
         while (true) {
             netOut.clear();

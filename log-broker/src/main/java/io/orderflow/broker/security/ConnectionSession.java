@@ -25,6 +25,7 @@ public final class ConnectionSession {
     private SaslExchange exchange;
     private long expiresAtMs = Long.MAX_VALUE;
     private boolean closeAfterReply;
+    private boolean rawTokens;
 
     private ConnectionSession(
             String listener,
@@ -87,9 +88,19 @@ public final class ConnectionSession {
         return principal != null && nowMs < expiresAtMs;
     }
 
-    /** A SaslHandshake chose a mechanism: the next SaslAuthenticate tokens go to {@code exchange}. */
-    public void beginLogin(SaslExchange exchange) {
+    /**
+     * A SaslHandshake chose a mechanism: the next tokens go to {@code exchange}, in SaslAuthenticate requests or,
+     * after a v0 handshake ({@code raw}), as bare size-prefixed frames without a Kafka header, as Kafka's first SASL
+     * protocol sent them (librdkafka insists that v0 is offered).
+     */
+    public void beginLogin(SaslExchange exchange, boolean raw) {
         this.exchange = exchange;
+        this.rawTokens = raw;
+    }
+
+    /** Whether the next frame is a bare SASL token (after a v0 handshake) rather than a Kafka request. */
+    public boolean expectsRawToken() {
+        return rawTokens && exchange != null;
     }
 
     /** The login in progress, or null when no SaslHandshake preceded. */
@@ -104,6 +115,7 @@ public final class ConnectionSession {
      */
     public boolean loggedIn(KafkaPrincipal who, long expiresAtMs) {
         exchange = null;
+        rawTokens = false;
         if (principal != null && !principal.equals(who)) {
             return false;
         }
@@ -115,6 +127,7 @@ public final class ConnectionSession {
     /** The login failed or the client broke the protocol: answer, then close. */
     public void closeAfterReply() {
         exchange = null;
+        rawTokens = false;
         closeAfterReply = true;
     }
 

@@ -137,7 +137,10 @@ public final class ScramServerExchange implements SaslExchange {
         if (!channelBinding.equals(Base64.getEncoder().encodeToString(gs2Header.getBytes(StandardCharsets.UTF_8)))) {
             throw fail("channel binding data differs from the GS2 header");
         }
-        if (!finalNonce.equals(nonce)) {
+        // RFC 5802 wants the nonce repeated exactly; librdkafka before 2.6.1 sends the client nonce before it once
+        // more. Apache Kafka accepts that (since 3.8.1) by checking the end, and so do we: the server nonce, fresh for
+        // this exchange, must still be there, so a recorded message stays useless.
+        if (!finalNonce.endsWith(nonce)) {
             throw fail("a nonce that is not this exchange's");
         }
         byte[] proof;

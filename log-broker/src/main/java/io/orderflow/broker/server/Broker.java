@@ -407,7 +407,7 @@ public final class Broker implements Closeable {
         AtomicReference<RequestDispatcher> self = new AtomicReference<>();
         Permissions permissions = authorizer.enabled() ? new Permissions(authorizer) : Permissions.allowAll();
         RequestDispatcher dispatcher = RequestDispatcher.builder()
-                .register(ApiKeys.SASL_HANDSHAKE, 1, 1, new SaslHandshakeHandler(credentials))
+                .register(ApiKeys.SASL_HANDSHAKE, 0, 1, new SaslHandshakeHandler(credentials))
                 .register(
                         ApiKeys.SASL_AUTHENTICATE,
                         2,

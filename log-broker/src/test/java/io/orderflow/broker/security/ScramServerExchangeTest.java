@@ -62,6 +62,26 @@ class ScramServerExchangeTest {
     }
 
     @Test
+    void librdkafkasClientNonceRepeatedBeforeTheWholeNonceIsAccepted() {
+        // librdkafka before 2.6.1 sends r=<client nonce><client nonce><server nonce>; the proof covers what it sent.
+        ScramServerExchange exchange = exchange();
+        exchange.evaluate(bytes(CLIENT_FIRST));
+        String doubled = "c=biws,r=rOprNGfwEbeRWgbNEkqO" + SERVER_FIRST.substring(2, SERVER_FIRST.indexOf(','));
+        ScramMechanism m = ScramMechanism.SCRAM_SHA_256;
+        byte[] salted =
+                m.saltedPassword("pencil".toCharArray(), Base64.getDecoder().decode("W22ZaJ0SNY7soEsUEjb6gQ=="), 4096);
+        byte[] clientKey = m.hmac(salted, bytes("Client Key"));
+        String authMessage = CLIENT_FIRST.substring(3) + "," + SERVER_FIRST + "," + doubled;
+        byte[] signature = m.hmac(m.hash(clientKey), bytes(authMessage));
+        byte[] proof = new byte[clientKey.length];
+        for (int i = 0; i < proof.length; i++) {
+            proof[i] = (byte) (clientKey[i] ^ signature[i]);
+        }
+        exchange.evaluate(bytes(doubled + ",p=" + Base64.getEncoder().encodeToString(proof)));
+        assertThat(exchange.complete()).isTrue();
+    }
+
+    @Test
     void aProofMadeWithAnotherPasswordFails() {
         ScramServerExchange exchange = exchange();
         exchange.evaluate(bytes(CLIENT_FIRST));

@@ -88,6 +88,21 @@ class SaslWireTest {
     }
 
     @Test
+    void afterAV0HandshakeTheTokensTravelBareAndTheLoginHolds() throws Exception {
+        try (WireClient wire = connect()) {
+            var serverFinal =
+                    new ScramWireClient(wire).loginWithBareTokens(ScramMechanism.SCRAM_SHA_512, "alice", "alice-pw");
+            assertThat(serverFinal).hasValueSatisfying(v -> assertThat(v).startsWith("v="));
+            assertThat(metadataAnswered(wire)).isTrue();
+        }
+        try (WireClient wire = connect()) {
+            assertThat(new ScramWireClient(wire).loginWithBareTokens(ScramMechanism.SCRAM_SHA_512, "alice", "wrong"))
+                    .isEmpty();
+            assertThat(wire.closedByBroker()).isTrue();
+        }
+    }
+
+    @Test
     void aRequestBeforeTheLoginClosesTheConnectionUnanswered() throws Exception {
         try (WireClient wire = connect()) {
             assertThat(metadataAnswered(wire)).isFalse();

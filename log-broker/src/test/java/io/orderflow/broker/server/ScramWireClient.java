@@ -23,6 +23,8 @@ final class ScramWireClient {
     /** Salted passwords by mechanism, password, salt and iterations: Hi() is slow on purpose, and tests log in often. */
     private static final java.util.Map<String, byte[]> SALTED = new java.util.concurrent.ConcurrentHashMap<>();
 
+    private static final String CLIENT_NONCE = "fyko+d2lbbFgONRv9qkxdawL";
+
     private final WireClient wire;
     private int correlationId = 1;
 
@@ -31,9 +33,12 @@ final class ScramWireClient {
     }
 
     Errors handshake(String mechanism) throws IOException {
+        return handshake(mechanism, (short) 1);
+    }
+
+    Errors handshake(String mechanism, short version) throws IOException {
         RequestHeader header = wire.send(
-                new SaslHandshakeRequest.Builder(new SaslHandshakeRequestData().setMechanism(mechanism))
-                        .build((short) 1),
+                new SaslHandshakeRequest.Builder(new SaslHandshakeRequestData().setMechanism(mechanism)).build(version),
                 correlationId++);
         return Errors.forCode(
                 ((SaslHandshakeResponse) wire.receive(header)).data().errorCode());
@@ -54,20 +59,54 @@ final class ScramWireClient {
         }
     }
 
+    /**
+     * A v0 handshake and a SCRAM login in bare size-prefixed tokens, as Kafka's first SASL protocol (and librdkafka's
+     * check of it) has it.
+     *
+     * @return the server's final message, or empty when the broker closed the connection instead (a failed login)
+     */
+    java.util.Optional<String> loginWithBareTokens(ScramMechanism mechanism, String user, String password)
+            throws IOException {
+        if (handshake(mechanism.saslName(), (short) 0) != Errors.NONE) {
+            throw new IllegalStateException("the v0 handshake was refused");
+        }
+        String clientFirstBare = "n=" + user + ",r=" + CLIENT_NONCE;
+        wire.sendRaw(WireClient.withSize(("n,," + clientFirstBare).getBytes(StandardCharsets.UTF_8)));
+        String serverFirst;
+        try {
+            serverFirst = new String(wire.receiveFrame().array(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return java.util.Optional.empty();
+        }
+        String clientFinal = clientFinal(mechanism, password, clientFirstBare, serverFirst);
+        wire.sendRaw(WireClient.withSize(clientFinal.getBytes(StandardCharsets.UTF_8)));
+        try {
+            return java.util.Optional.of(new String(wire.receiveFrame().array(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            return java.util.Optional.empty();
+        }
+    }
+
     /** A handshake and a SCRAM login as {@code user}; stops at the first error. */
     Login login(ScramMechanism mechanism, String user, String password, short version) throws IOException {
         Errors handshake = handshake(mechanism.saslName());
         if (handshake != Errors.NONE) {
             throw new IllegalStateException("handshake answered " + handshake);
         }
-        String clientNonce = "fyko+d2lbbFgONRv9qkxdawL";
-        String clientFirstBare = "n=" + user + ",r=" + clientNonce;
+        String clientFirstBare = "n=" + user + ",r=" + CLIENT_NONCE;
         SaslAuthenticateResponse first =
                 authenticate(("n,," + clientFirstBare).getBytes(StandardCharsets.UTF_8), version);
         if (Errors.forCode(first.data().errorCode()) != Errors.NONE) {
             return new Login(first, null);
         }
         String serverFirst = new String(first.data().authBytes(), StandardCharsets.UTF_8);
+        String clientFinal = clientFinal(mechanism, password, clientFirstBare, serverFirst);
+        return new Login(authenticate(clientFinal.getBytes(StandardCharsets.UTF_8), version), clientFinal);
+    }
+
+    /** The client-final message answering {@code serverFirst}, with the proof RFC 5802 defines. */
+    private static String clientFinal(
+            ScramMechanism mechanism, String password, String clientFirstBare, String serverFirst) {
         String nonce = null;
         byte[] salt = null;
         int iterations = 0;
@@ -93,6 +132,6 @@ final class ScramWireClient {
             proof[i] = (byte) (clientKey[i] ^ signature[i]);
         }
         String clientFinal = withoutProof + ",p=" + Base64.getEncoder().encodeToString(proof);
-        return new Login(authenticate(clientFinal.getBytes(StandardCharsets.UTF_8), version), clientFinal);
+        return clientFinal;
     }
 }
