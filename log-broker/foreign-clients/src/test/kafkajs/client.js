@@ -6,17 +6,27 @@
 //                                                       prints "# assigned <partitions>" after each rebalance and
 //                                                       "<partition> <offset> <key> <value>" per record, commits after
 //                                                       each record, and on SIGTERM leaves the group and exits 0
+//   node client.js topics <bootstrap>                   prints the name of every topic, one per line
+//
+// With SASL_MECHANISM (SCRAM-SHA-256 or SCRAM-SHA-512), SASL_USERNAME, SASL_PASSWORD and SSL_CA_LOCATION (a PEM file
+// of the CA to trust) in the environment it connects with TLS and logs in (SASL_SSL); without them, in plain text.
 'use strict';
 
 const { Kafka, logLevel } = require('kafkajs');
+const fs = require('node:fs');
 const readline = require('node:readline');
 
 const [mode, bootstrap, topic, group] = process.argv.slice(2);
+const env = process.env;
 const kafka = new Kafka({
   clientId: 'orderflow-kafkajs',
   brokers: [bootstrap],
   logLevel: logLevel.WARN,
   retry: { retries: 10 },
+  ssl: env.SSL_CA_LOCATION ? { ca: [fs.readFileSync(env.SSL_CA_LOCATION)] } : undefined,
+  sasl: env.SASL_MECHANISM
+    ? { mechanism: env.SASL_MECHANISM.toLowerCase(), username: env.SASL_USERNAME, password: env.SASL_PASSWORD }
+    : undefined,
 });
 
 function out(line) {
@@ -67,9 +77,18 @@ async function consume() {
   });
 }
 
-const roles = { produce, consume };
+async function topics() {
+  const admin = kafka.admin();
+  await admin.connect();
+  for (const name of await admin.listTopics()) {
+    out(name);
+  }
+  await admin.disconnect();
+}
+
+const roles = { produce, consume, topics };
 if (!roles[mode]) {
-  process.stderr.write(`usage: node client.js produce|consume <bootstrap> <topic> [group]\n`);
+  process.stderr.write(`usage: node client.js produce|consume|topics <bootstrap> [topic] [group]\n`);
   process.exit(2);
 }
 roles[mode]().catch((e) => {

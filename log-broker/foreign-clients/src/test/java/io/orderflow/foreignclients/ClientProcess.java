@@ -67,7 +67,13 @@ final class ClientProcess implements AutoCloseable {
      */
     static ClientProcess produce(
             String name, List<String> command, Path dir, Map<String, String> env, List<String> lines) {
-        return start(name, command, dir, env, String.join("\n", lines) + "\n").awaitSuccess(Duration.ofMinutes(2));
+        return startProducer(name, command, dir, env, lines).awaitSuccess(Duration.ofMinutes(2));
+    }
+
+    /** Starts a producer with {@code lines} on its stdin, one per line, and returns without waiting for it. */
+    static ClientProcess startProducer(
+            String name, List<String> command, Path dir, Map<String, String> env, List<String> lines) {
+        return start(name, command, dir, env, String.join("\n", lines) + "\n");
     }
 
     /**
@@ -128,6 +134,22 @@ final class ClientProcess implements AutoCloseable {
 
     /** Waits for the process to end by itself; fails, showing its output, unless it exits 0 in time. */
     ClientProcess awaitSuccess(Duration timeout) {
+        int exit = awaitExit(timeout);
+        if (exit != 0) {
+            throw new AssertionError(name + " exited with " + exit + "\n" + transcript());
+        }
+        return this;
+    }
+
+    /** Waits for the process to end by itself; fails, showing its output, unless it exits non-zero in time. */
+    ClientProcess awaitFailure(Duration timeout) {
+        if (awaitExit(timeout) == 0) {
+            throw new AssertionError(name + " exited with 0, though it should have failed\n" + transcript());
+        }
+        return this;
+    }
+
+    private int awaitExit(Duration timeout) {
         try {
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 ChildProcesses.stop(process, Duration.ofSeconds(5));
@@ -138,10 +160,7 @@ final class ClientProcess implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
-        if (process.exitValue() != 0) {
-            throw new AssertionError(name + " exited with " + process.exitValue() + "\n" + transcript());
-        }
-        return this;
+        return process.exitValue();
     }
 
     /**

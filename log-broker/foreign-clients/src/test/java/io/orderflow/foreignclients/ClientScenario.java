@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -33,7 +34,8 @@ import java.util.stream.IntStream;
  * </ol>
  *
  * Throughout, each key's records sit in one partition in the order they were produced. Any failure shows the
- * transcripts of the client processes involved and the broker's log.
+ * transcripts of the client processes involved and the broker's log. The broker listens with PLAINTEXT, or with
+ * SASL_SSL ({@link #overSaslSsl()}), where every client process logs in.
  */
 final class ClientScenario {
     private static final Duration PATIENCE = Duration.ofSeconds(90);
@@ -41,10 +43,22 @@ final class ClientScenario {
 
     private final ForeignClient client;
     private final Path dir;
+    private final Function<Path, PackagedBroker> broker;
 
+    /** The scenario against a broker listening with PLAINTEXT. */
     ClientScenario(ForeignClient client, Path dir) {
+        this(client, dir, PackagedBroker::start);
+    }
+
+    private ClientScenario(ForeignClient client, Path dir, Function<Path, PackagedBroker> broker) {
         this.client = client;
         this.dir = dir;
+        this.broker = broker;
+    }
+
+    /** The same scenario against a broker listening with SASL_SSL, every client logging in with SCRAM-SHA-512. */
+    ClientScenario overSaslSsl() {
+        return new ClientScenario(client, dir, PackagedBroker::startSaslSsl);
     }
 
     /** Records {@code from} (inclusive) to {@code to} (exclusive): key {@code order-<i mod 20>}, value {@code i}. */
@@ -65,32 +79,32 @@ final class ClientScenario {
     void run() throws Exception {
         String topic = "orders-" + client.slug();
         String group = "orders-" + client.slug() + "-group";
-        try (PackagedBroker broker = PackagedBroker.start(dir.resolve("broker"))) {
-            String bootstrap = broker.bootstrap();
+        try (PackagedBroker broker = this.broker.apply(dir.resolve("broker"))) {
+            Connection connection = broker.connection();
             List<ClientProcess> involved = new ArrayList<>();
             Supplier<String> transcripts =
                     () -> involved.stream().map(ClientProcess::transcript).collect(Collectors.joining("\n"))
                             + "\n--- broker log ---\n" + broker.log();
 
-            client.produce(bootstrap, topic, lines(0, 60), dir);
+            client.produce(connection, topic, lines(0, 60), dir);
 
-            try (ClientProcess a = client.groupMember(bootstrap, topic, group, "member-a", dir)) {
+            try (ClientProcess a = client.groupMember(connection, topic, group, "member-a", dir)) {
                 involved.add(a);
                 await("the first member reads the first 60 records")
                         .atMost(PATIENCE)
                         .untilAsserted(() ->
                                 assertThat(values(a.records())).as(transcripts).containsAll(range(0, 60)));
                 // b starts only now that a owns every partition, so that its joining makes the group rebalance.
-                try (ClientProcess b = client.groupMember(bootstrap, topic, group, "member-b", dir)) {
+                try (ClientProcess b = client.groupMember(connection, topic, group, "member-b", dir)) {
                     involved.add(b);
-                    shareWork(a, b, bootstrap, topic, transcripts);
+                    shareWork(a, b, connection, topic, transcripts);
                     a.stop();
                     b.stop();
                 }
             }
 
-            client.produce(bootstrap, topic, lines(100, 120), dir);
-            try (ClientProcess resumed = client.groupMember(bootstrap, topic, group, "member-c", dir)) {
+            client.produce(connection, topic, lines(100, 120), dir);
+            try (ClientProcess resumed = client.groupMember(connection, topic, group, "member-c", dir)) {
                 involved.add(resumed);
                 await("a new member of the group reads from the committed offsets on")
                         .atMost(PATIENCE)
@@ -103,7 +117,7 @@ final class ClientScenario {
                         .containsExactlyInAnyOrderElementsOf(range(100, 120));
             }
 
-            try (ClientProcess replay = client.groupMember(bootstrap, topic, group + "-replay", "replay", dir)) {
+            try (ClientProcess replay = client.groupMember(connection, topic, group + "-replay", "replay", dir)) {
                 involved.add(replay);
                 await("a new group replays everything from the earliest offset")
                         .atMost(PATIENCE)
@@ -119,7 +133,7 @@ final class ClientScenario {
 
     /** Steps 2 and 3: the group of two rebalances, then shares the next 40 records by partition. */
     private void shareWork(
-            ClientProcess a, ClientProcess b, String bootstrap, String topic, Supplier<String> transcripts) {
+            ClientProcess a, ClientProcess b, Connection connection, String topic, Supplier<String> transcripts) {
         await("the group rebalances into two members sharing the partitions")
                 .atMost(PATIENCE)
                 .untilAsserted(() -> {
@@ -138,7 +152,7 @@ final class ClientScenario {
         int seenByA = a.records().size();
         int seenByB = b.records().size();
 
-        client.produce(bootstrap, topic, lines(60, 100), dir);
+        client.produce(connection, topic, lines(60, 100), dir);
 
         await("the two members together read the next 40 records")
                 .atMost(PATIENCE)

@@ -8,7 +8,8 @@ import java.util.TreeSet;
 
 /**
  * A client family that no one here wrote, driven through its own tool or API: producing keyed records, and group
- * members that print what they consume (see {@link ConsumedRecord}) and commit as they go.
+ * members that print what they consume (see {@link ConsumedRecord}) and commit as they go. Each reaches the broker
+ * through a {@link Connection}: PLAINTEXT, or SASL_SSL with a login.
  */
 interface ForeignClient {
     /** Name and version, as the compatibility table lists it. */
@@ -21,13 +22,13 @@ interface ForeignClient {
      * Sends {@code lines} ("key value") to {@code topic} and waits for the client to exit; it must exit 0, having
      * had every record acknowledged.
      */
-    void produce(String bootstrap, String topic, List<String> lines, Path dir);
+    void produce(Connection broker, String topic, List<String> lines, Path dir);
 
     /**
      * Starts a member of {@code group} subscribed to {@code topic}, from the earliest offset where the group has
      * none committed, committing what it consumed; it runs until {@link ClientProcess#stop()}.
      */
-    ClientProcess groupMember(String bootstrap, String topic, String group, String memberName, Path dir);
+    ClientProcess groupMember(Connection broker, String topic, String group, String memberName, Path dir);
 
     /** The partitions the member was given at its latest rebalance, if it has been given any yet. */
     default Optional<Set<Integer>> assignment(ClientProcess member) {

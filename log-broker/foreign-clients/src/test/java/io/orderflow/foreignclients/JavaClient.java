@@ -63,14 +63,23 @@ final class JavaClient implements ForeignClient {
     }
 
     @Override
-    public void produce(String bootstrap, String topic, List<String> lines, Path dir) {
-        ClientProcess.produce(slug() + "-producer", command("produce", bootstrap, topic), dir, Map.of(), lines)
+    public void produce(Connection broker, String topic, List<String> lines, Path dir) {
+        ClientProcess.produce(
+                        slug() + "-producer",
+                        command("produce", broker.bootstrap(), topic),
+                        dir,
+                        broker.environment(Map.of()),
+                        lines)
                 .assertPrinted("sent " + lines.size());
     }
 
     @Override
-    public ClientProcess groupMember(String bootstrap, String topic, String group, String memberName, Path dir) {
+    public ClientProcess groupMember(Connection broker, String topic, String group, String memberName, Path dir) {
         return ClientProcess.start(
-                slug() + "-" + memberName, command("consume", bootstrap, topic, group), dir, Map.of(), "");
+                slug() + "-" + memberName,
+                command("consume", broker.bootstrap(), topic, group),
+                dir,
+                broker.environment(Map.of()),
+                "");
     }
 }

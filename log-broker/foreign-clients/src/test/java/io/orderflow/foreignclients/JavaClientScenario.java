@@ -33,7 +33,10 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *       record, commits after each poll, and on SIGTERM commits, leaves the group and exits 0.
  * </ul>
  *
- * Compiled against the oldest release the suite runs (see the module's pom), whose API every newer one keeps.
+ * With {@code SASL_MECHANISM}, {@code SASL_USERNAME}, {@code SASL_PASSWORD} and {@code SSL_CA_LOCATION} in the
+ * environment (see {@link SaslSsl}) both connect with {@code SASL_SSL}, trusting that PEM file's CA; without them, in
+ * plain text. Compiled against the oldest release the suite runs (see the module's pom), whose API every newer one
+ * keeps.
  */
 public final class JavaClientScenario {
     private JavaClientScenario() {}
@@ -46,9 +49,27 @@ public final class JavaClientScenario {
         }
     }
 
-    private static void produce(String bootstrap, String topic) throws Exception {
+    /** {@code bootstrap.servers} and, when the environment names a login, the SASL_SSL settings. */
+    private static Properties connection(String bootstrap) {
         Properties p = new Properties();
         p.put("bootstrap.servers", bootstrap);
+        String mechanism = System.getenv("SASL_MECHANISM");
+        if (mechanism != null) {
+            p.put("security.protocol", "SASL_SSL");
+            p.put("sasl.mechanism", mechanism);
+            p.put(
+                    "sasl.jaas.config",
+                    "org.apache.kafka.common.security.scram.ScramLoginModule required username=\""
+                            + System.getenv("SASL_USERNAME") + "\" password=\"" + System.getenv("SASL_PASSWORD")
+                            + "\";");
+            p.put("ssl.truststore.type", "PEM");
+            p.put("ssl.truststore.location", System.getenv("SSL_CA_LOCATION"));
+        }
+        return p;
+    }
+
+    private static void produce(String bootstrap, String topic) throws Exception {
+        Properties p = connection(bootstrap);
         p.put("acks", "all");
         p.put("enable.idempotence", "true");
         p.put("client.id", "orderflow-java-client");
@@ -72,8 +93,7 @@ public final class JavaClientScenario {
     }
 
     private static void consume(String bootstrap, String topic, String group) throws Exception {
-        Properties p = new Properties();
-        p.put("bootstrap.servers", bootstrap);
+        Properties p = connection(bootstrap);
         p.put("group.id", group);
         p.put("client.id", "orderflow-java-client-" + group);
         p.put("auto.offset.reset", "earliest");

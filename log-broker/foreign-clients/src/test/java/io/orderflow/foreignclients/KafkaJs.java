@@ -68,23 +68,41 @@ final class KafkaJs implements ForeignClient {
     }
 
     @Override
-    public void produce(String bootstrap, String topic, List<String> lines, Path workDir) {
-        ClientProcess.produce(
-                        "kafkajs-producer",
-                        List.of("node", dir.resolve("client.js").toString(), "produce", bootstrap, topic),
-                        workDir,
-                        ENV,
-                        lines)
+    public void produce(Connection broker, String topic, List<String> lines, Path workDir) {
+        tryToProduce(broker, topic, lines, workDir)
+                .awaitSuccess(Duration.ofMinutes(2))
                 .assertPrinted("sent " + lines.size());
     }
 
+    /** A producer of {@code lines} that may fail: started, not waited for. */
+    ClientProcess tryToProduce(Connection broker, String topic, List<String> lines, Path workDir) {
+        return ClientProcess.startProducer(
+                "kafkajs-producer",
+                List.of("node", dir.resolve("client.js").toString(), "produce", broker.bootstrap(), topic),
+                workDir,
+                broker.environment(ENV),
+                lines);
+    }
+
     @Override
-    public ClientProcess groupMember(String bootstrap, String topic, String group, String memberName, Path workDir) {
+    public ClientProcess groupMember(Connection broker, String topic, String group, String memberName, Path workDir) {
         return ClientProcess.start(
                 "kafkajs-" + memberName,
-                List.of("node", dir.resolve("client.js").toString(), "consume", bootstrap, topic, group),
+                List.of("node", dir.resolve("client.js").toString(), "consume", broker.bootstrap(), topic, group),
                 workDir,
-                ENV,
+                broker.environment(ENV),
                 "");
+    }
+
+    /** The names of the broker's topics, as KafkaJS's admin client lists them. */
+    List<String> topics(Connection broker, Path workDir) {
+        return ClientProcess.start(
+                        "kafkajs-topics",
+                        List.of("node", dir.resolve("client.js").toString(), "topics", broker.bootstrap()),
+                        workDir,
+                        broker.environment(ENV),
+                        "")
+                .awaitSuccess(Duration.ofMinutes(1))
+                .stdoutLines();
     }
 }

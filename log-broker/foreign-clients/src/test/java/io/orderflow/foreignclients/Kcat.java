@@ -2,6 +2,7 @@ package io.orderflow.foreignclients;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Assumptions;
  */
 final class Kcat implements ForeignClient {
     private static final Pattern PARTITION = Pattern.compile("\\[(\\d+)]");
+    private static final Pattern TOPIC = Pattern.compile("^ *topic \"([^\"]+)\" with");
 
     private final String version;
 
@@ -47,36 +49,54 @@ final class Kcat implements ForeignClient {
         return "kcat";
     }
 
+    /**
+     * {@code -b <bootstrap>} and, over SASL_SSL, the login: {@code security.protocol=SASL_SSL}, the mechanism, user and
+     * password, and {@code ssl.ca.location} (librdkafka verifies the broker's host name by default since 2.0).
+     */
+    private static List<String> connect(Connection broker) {
+        List<String> options = new ArrayList<>(List.of("-b", broker.bootstrap()));
+        broker.saslSsl().ifPresent(login -> {
+            for (String setting : List.of(
+                    "security.protocol=SASL_SSL",
+                    "sasl.mechanisms=" + login.mechanism(),
+                    "sasl.username=" + login.username(),
+                    "sasl.password=" + login.password(),
+                    "ssl.ca.location=" + login.caPem())) {
+                options.add("-X");
+                options.add(setting);
+            }
+        });
+        return options;
+    }
+
+    private static List<String> kcat(Connection broker, String... options) {
+        List<String> command = new ArrayList<>(List.of("kcat"));
+        command.addAll(connect(broker));
+        command.addAll(List.of(options));
+        return command;
+    }
+
     @Override
-    public void produce(String bootstrap, String topic, List<String> lines, Path dir) {
-        ClientProcess.produce(
+    public void produce(Connection broker, String topic, List<String> lines, Path dir) {
+        tryToProduce(broker, topic, lines, dir).awaitSuccess(Duration.ofMinutes(2));
+    }
+
+    /** An idempotent {@code acks=all} producer of {@code lines} that may fail: started, not waited for. */
+    ClientProcess tryToProduce(Connection broker, String topic, List<String> lines, Path dir) {
+        return ClientProcess.startProducer(
                 "kcat-producer",
-                List.of(
-                        "kcat",
-                        "-b",
-                        bootstrap,
-                        "-P",
-                        "-t",
-                        topic,
-                        "-K",
-                        " ",
-                        "-X",
-                        "enable.idempotence=true",
-                        "-X",
-                        "acks=all"),
+                kcat(broker, "-P", "-t", topic, "-K", " ", "-X", "enable.idempotence=true", "-X", "acks=all"),
                 dir,
                 Map.of(),
                 lines);
     }
 
     @Override
-    public ClientProcess groupMember(String bootstrap, String topic, String group, String memberName, Path dir) {
+    public ClientProcess groupMember(Connection broker, String topic, String group, String memberName, Path dir) {
         return ClientProcess.start(
                 "kcat-" + memberName,
-                List.of(
-                        "kcat",
-                        "-b",
-                        bootstrap,
+                kcat(
+                        broker,
                         "-G",
                         group,
                         // Not "-o beginning": in a group, kcat applies -o to every assigned partition and so
@@ -97,25 +117,25 @@ final class Kcat implements ForeignClient {
     }
 
     /** The whole topic from the earliest offset, without a group, exiting at its end ({@code -C -o beginning -e}). */
-    ClientProcess readAll(String bootstrap, String topic, Path dir) {
+    ClientProcess readAll(Connection broker, String topic, Path dir) {
         return ClientProcess.start(
                 "kcat-read-all",
-                List.of(
-                        "kcat",
-                        "-b",
-                        bootstrap,
-                        "-C",
-                        "-t",
-                        topic,
-                        "-o",
-                        "beginning",
-                        "-e",
-                        "-u",
-                        "-f",
-                        "%p %o %k %s\\n"),
+                kcat(broker, "-C", "-t", topic, "-o", "beginning", "-e", "-u", "-f", "%p %o %k %s\\n"),
                 dir,
                 Map.of(),
                 "");
+    }
+
+    /** The names of the broker's topics, from the metadata {@code kcat -L} prints. */
+    List<String> topics(Connection broker, Path dir) {
+        return ClientProcess.start("kcat-topics", kcat(broker, "-L"), dir, Map.of(), "")
+                .awaitSuccess(Duration.ofMinutes(1))
+                .stdoutLines()
+                .stream()
+                .map(TOPIC::matcher)
+                .filter(Matcher::find)
+                .map(m -> m.group(1))
+                .toList();
     }
 
     @Override

@@ -21,16 +21,20 @@ class KcatTest {
     void readsATopicFromTheBeginningToItsEndWithoutAGroup() throws Exception {
         Kcat kcat = Kcat.fromPath();
         try (PackagedBroker broker = PackagedBroker.start(dir.resolve("broker"))) {
-            kcat.produce(broker.bootstrap(), "orders", ClientScenario.lines(0, 60), dir);
-
-            ClientProcess reader =
-                    kcat.readAll(broker.bootstrap(), "orders", dir).awaitSuccess(Duration.ofSeconds(60));
-
-            assertThat(reader.records()).as(reader::transcript).hasSize(60);
-            ClientScenario.assertKeysKeepTheirPartitionAndOrder(reader.records(), reader::transcript);
-            assertThat(reader.stderrLines())
-                    .as(reader::transcript)
-                    .noneMatch(l -> l.contains("ERROR") || l.contains("Disconnected"));
+            readsToTheEnd(kcat, broker, dir);
         }
+    }
+
+    /** 60 records produced, then {@code kcat -C -o beginning -e} reads exactly those and exits, without an error. */
+    static void readsToTheEnd(Kcat kcat, PackagedBroker broker, Path dir) {
+        kcat.produce(broker.connection(), "orders", ClientScenario.lines(0, 60), dir);
+
+        ClientProcess reader = kcat.readAll(broker.connection(), "orders", dir).awaitSuccess(Duration.ofSeconds(60));
+
+        assertThat(reader.records()).as(reader::transcript).hasSize(60);
+        ClientScenario.assertKeysKeepTheirPartitionAndOrder(reader.records(), reader::transcript);
+        assertThat(reader.stderrLines())
+                .as(reader::transcript)
+                .noneMatch(l -> l.contains("ERROR") || l.contains("Disconnected"));
     }
 }

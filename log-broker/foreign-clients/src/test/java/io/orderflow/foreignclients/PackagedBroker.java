@@ -56,13 +56,10 @@ final class PackagedBroker implements AutoCloseable {
         byte[] random = new byte[12];
         new SecureRandom().nextBytes(random);
         SaslSsl login = new SaslSsl(
-                MECHANISM,
-                USER,
-                Base64.getUrlEncoder().withoutPadding().encodeToString(random),
-                certificates.caPem());
+                MECHANISM, USER, Base64.getUrlEncoder().withoutPadding().encodeToString(random), certificates.caPem());
         List<String> settings = new ArrayList<>(certificates.brokerSettings());
-        settings.add("scram.bootstrap.credentials=" + MECHANISM + "=[name=" + USER + ",password=" + login.password()
-                + "]");
+        settings.add(
+                "scram.bootstrap.credentials=" + MECHANISM + "=[name=" + USER + ",password=" + login.password() + "]");
         try {
             return start(
                     dir,
