@@ -155,7 +155,7 @@ public final class OrderflowBrokerLauncher implements BrokerLauncher {
         if (listener != null) {
             String host = addresses.listenHost().equals("0.0.0.0") ? "" : addresses.listenHost();
             command.add("--listeners=" + listener.protocol() + "://" + host + ":" + port);
-            listener.settings().forEach(setting -> command.add("--" + setting));
+            command.add("--config=" + listenerSettingsFile(dataDir));
         }
         return RunningBroker.launch(
                 name(),
@@ -164,6 +164,34 @@ public final class OrderflowBrokerLauncher implements BrokerLauncher {
                 logFile,
                 pidFile,
                 listener == null ? null : listener.probeTls());
+    }
+
+    /**
+     * The listener's settings (passwords among them) in a file only its owner can read, beside the data directory,
+     * rather than on the command line, where anyone on the machine could read them with {@code ps}.
+     */
+    private Path listenerSettingsFile(Path dataDir) throws IOException {
+        Path absolute = dataDir.toAbsolutePath();
+        Files.createDirectories(absolute.getParent());
+        Path file = absolute.resolveSibling(absolute.getFileName() + "-listener.properties");
+        Files.deleteIfExists(file);
+        Files.createFile(file);
+        try {
+            Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        } catch (UnsupportedOperationException e) {
+            // not a POSIX file system: the directory's own permissions apply
+        }
+        StringBuilder text = new StringBuilder();
+        for (String setting : listener.settings()) {
+            int eq = setting.indexOf('=');
+            // Properties syntax: escape what load() would otherwise read as syntax.
+            text.append(setting, 0, eq)
+                    .append('=')
+                    .append(setting.substring(eq + 1).replace("\\", "\\\\"))
+                    .append('\n');
+        }
+        Files.writeString(file, text);
+        return file;
     }
 
     private static String packagedClasspath(Path brokerDir) {
