@@ -34,6 +34,10 @@ import java.util.stream.Stream;
  * <p>Prints each figure as it is taken, then a table of medians with the ratio ours / Kafka and the issue's
  * targets. A step that fails (a tool error, an unsupported request) is reported with the tool's own message and
  * the run goes on.
+ *
+ * <p>{@code --security sasl_ssl} ({@link SaslSsl}) puts both brokers' client listener on SASL_SSL with the same TLS
+ * certificate and SCRAM-SHA-512 user, and gives every tool the same client properties; the default is PLAINTEXT. The
+ * header and the table's heading name the mode that ran.
  */
 public final class KafkaPerfBenchmark {
     static final int PARTITIONS = BrokerLauncher.DEFAULT_PARTITIONS;
@@ -50,12 +54,16 @@ public final class KafkaPerfBenchmark {
     private final Path logDir;
     private final Path dataDir;
 
-    private KafkaPerfBenchmark(KafkaPerfOptions options, ApacheKafkaLauncher kafka, OrderflowBrokerLauncher ours)
+    private final SaslSsl saslSsl;
+
+    private KafkaPerfBenchmark(
+            KafkaPerfOptions options, ApacheKafkaLauncher kafka, OrderflowBrokerLauncher ours, SaslSsl saslSsl)
             throws IOException {
         this.options = options;
+        this.saslSsl = saslSsl;
         this.logDir = Files.createDirectories(options.workDir().resolve("logs"));
         this.dataDir = options.workDir().resolve("data");
-        this.tools = new PerfTools(options.toolsLib(), logDir);
+        this.tools = new PerfTools(options.toolsLib(), logDir, saslSsl == null ? null : saslSsl.clientConfig());
         this.table = new ResultTable(kafka.name(), ours.name(), options.runs());
     }
 
@@ -68,7 +76,13 @@ public final class KafkaPerfBenchmark {
     private static int run(KafkaPerfOptions options) throws Exception {
         ApacheKafkaLauncher kafka = new ApacheKafkaLauncher(options.kafkaLib(), options.kafkaSettings());
         OrderflowBrokerLauncher ours = new OrderflowBrokerLauncher(options.ourBroker(), options.ourSettings());
-        KafkaPerfBenchmark benchmark = new KafkaPerfBenchmark(options, kafka, ours);
+        SaslSsl saslSsl = null;
+        if (options.security() == Security.SASL_SSL) {
+            saslSsl = SaslSsl.create(options.workDir());
+            kafka = saslSsl.kafka(kafka);
+            ours = saslSsl.ours(ours);
+        }
+        KafkaPerfBenchmark benchmark = new KafkaPerfBenchmark(options, kafka, ours, saslSsl);
         Runtime.getRuntime()
                 .addShutdownHook(new Thread(
                         () -> {
@@ -86,7 +100,8 @@ public final class KafkaPerfBenchmark {
             }
         }
         System.out.printf(
-                "%nMedians of %d runs, finished %s, load average %s%n%n", options.runs(), Instant.now(), loadAverage());
+                "%nMedians of %d runs, security %s, finished %s, load average %s%n%n",
+                options.runs(), options.security().option(), Instant.now(), loadAverage());
         benchmark.table.print(System.out);
         System.out.println();
         System.out.println("command: " + options.command());
@@ -112,6 +127,10 @@ public final class KafkaPerfBenchmark {
                 System.getProperty("java.version"),
                 loadAverage(),
                 Instant.now());
+        System.out.println("security: "
+                + (saslSsl == null
+                        ? "plaintext: both brokers listen with PLAINTEXT, no TLS, no login"
+                        : saslSsl.describe()));
         System.out.println("anchor: " + kafka.describe());
         System.out.println("ours:   " + ours.describe());
         System.out.println("logs:   " + logDir.toAbsolutePath());

@@ -87,6 +87,16 @@ final class KafkaPerfOptions {
             description = "${COMPLETION-CANDIDATES} or both, to investigate one alone (default: ${DEFAULT-VALUE})")
     private List<String> brokers;
 
+    @Option(
+            names = "--security",
+            paramLabel = "MODE",
+            defaultValue = "plaintext",
+            converter = Security.Names.class,
+            completionCandidates = Security.Names.class,
+            description = "how both brokers listen and every tool connects: plaintext, or sasl_ssl (TLS with a local"
+                    + " CA's certificate and a SCRAM-SHA-512 login, the same for both) (default: ${DEFAULT-VALUE})")
+    private Security security;
+
     @Mixin
     private BrokerSettings settings = new BrokerSettings();
 
@@ -192,6 +202,11 @@ final class KafkaPerfOptions {
     /** Which brokers to measure: both, or one of them alone (for investigating). */
     List<String> brokers() {
         return List.copyOf(brokers);
+    }
+
+    /** How both brokers listen and every tool connects. */
+    Security security() {
+        return security;
     }
 
     /** Extra {@code KEY=VALUE} settings for our broker. */

@@ -18,6 +18,11 @@ import java.util.concurrent.TimeUnit;
  * <p>The producer settings are the issue's: acks=all, linger.ms=5, batch.size=65536, no compression.
  * EndToEndLatency gets them through its properties file; it forces linger.ms=0 on its producer itself, since
  * it sends one message at a time.
+ *
+ * <p>With a client properties file ({@code --security sasl_ssl}) every tool gets it through its own option, the same
+ * file whichever broker it talks to: {@code --command-config} for kafka-topics, ProducerPerformance and
+ * ConsumerPerformance; EndToEndLatency, which takes one properties file only, gets a copy of it with the producer
+ * settings added, kept beside it (owner-only) rather than in the log directory, since it holds the password.
  */
 final class PerfTools {
     static final String ACKS = "all";
@@ -41,10 +46,15 @@ final class PerfTools {
 
     private final Path lib;
     private final Path logDir;
+    private final Path clientConfig;
 
-    PerfTools(Path lib, Path logDir) {
+    /**
+     * @param clientConfig client properties every tool connects with (security settings), or null for none
+     */
+    PerfTools(Path lib, Path logDir, Path clientConfig) {
         this.lib = lib.toAbsolutePath().normalize();
         this.logDir = logDir;
+        this.clientConfig = clientConfig == null ? null : clientConfig.toAbsolutePath();
     }
 
     /** What a tool printed, and where it is kept. */
@@ -69,10 +79,7 @@ final class PerfTools {
 
     /** kafka-topics --create, the same way for both brokers. */
     void createTopic(String label, String bootstrap, String topic) throws IOException, ToolFailedException {
-        Output out = run(
-                label + "-topics-" + topic,
-                "-Xmx256M",
-                "org.apache.kafka.tools.TopicCommand",
+        List<String> args = new ArrayList<>(List.of(
                 "--bootstrap-server",
                 bootstrap,
                 "--create",
@@ -81,7 +88,13 @@ final class PerfTools {
                 "--partitions",
                 Integer.toString(KafkaPerfBenchmark.PARTITIONS),
                 "--replication-factor",
-                "1");
+                "1"));
+        args.addAll(commandConfig());
+        Output out = run(
+                label + "-topics-" + topic,
+                "-Xmx256M",
+                "org.apache.kafka.tools.TopicCommand",
+                args.toArray(String[]::new));
         if (out.exitCode() != 0) {
             throw new ToolFailedException("kafka-topics --create " + topic, out);
         }
@@ -100,9 +113,9 @@ final class PerfTools {
                 "--record-size",
                 Integer.toString(size),
                 "--throughput",
-                "-1",
-                "--command-property",
-                "acks=" + ACKS));
+                "-1"));
+        args.addAll(commandConfig());
+        args.addAll(List.of("--command-property", "acks=" + ACKS));
         args.addAll(BATCHING);
         Output out = run(
                 label + "-produce-" + size,
@@ -119,10 +132,7 @@ final class PerfTools {
     /** kafka-consumer-perf-test: reads {@code records} records from the start of {@code topic} in a new group. */
     ConsumerPerfResult consume(String label, String bootstrap, String topic, long records, String group)
             throws IOException, ToolFailedException {
-        Output out = run(
-                label + "-consume-" + topic,
-                "-Xmx512M",
-                "org.apache.kafka.tools.ConsumerPerformance",
+        List<String> args = new ArrayList<>(List.of(
                 "--bootstrap-server",
                 bootstrap,
                 "--topic",
@@ -132,7 +142,13 @@ final class PerfTools {
                 "--group",
                 group,
                 "--timeout",
-                "30000");
+                "30000"));
+        args.addAll(commandConfig());
+        Output out = run(
+                label + "-consume-" + topic,
+                "-Xmx512M",
+                "org.apache.kafka.tools.ConsumerPerformance",
+                args.toArray(String[]::new));
         ConsumerPerfResult result = ConsumerPerfResult.parse(out.stdout()).orElse(null);
         if (out.exitCode() != 0 || result == null || ConsumerPerfResult.exitedEarly(out.stdout())) {
             throw new ToolFailedException("ConsumerPerformance", out);
@@ -148,8 +164,16 @@ final class PerfTools {
      */
     EndToEndLatencyResult endToEnd(String label, String bootstrap, String topic, int messages, int size)
             throws IOException, ToolFailedException {
-        Path properties = logDir.resolve(label + "-e2e.properties");
-        Files.write(properties, BATCHING);
+        Path properties;
+        if (clientConfig == null) {
+            properties = logDir.resolve(label + "-e2e.properties");
+            Files.write(properties, BATCHING);
+        } else {
+            properties = clientConfig.resolveSibling(label + "-e2e.properties");
+            List<String> lines = new ArrayList<>(Files.readAllLines(clientConfig));
+            lines.addAll(BATCHING);
+            SaslSsl.writeOwnerOnly(properties, lines);
+        }
         Output out = run(
                 label + "-e2e-" + size,
                 "-Xmx256M",
@@ -174,6 +198,11 @@ final class PerfTools {
             System.out.println("  note: EndToEndLatency printed its results, then failed: " + out.why());
         }
         return result;
+    }
+
+    /** {@code --command-config FILE} with the client properties file, if there is one. */
+    private List<String> commandConfig() {
+        return clientConfig == null ? List.of() : List.of("--command-config", clientConfig.toString());
     }
 
     private Output run(String name, String heap, String mainClass, String... args) throws IOException {

@@ -24,6 +24,7 @@ class KafkaPerfOptionsTest {
         assertThat(options.brokers()).containsExactly("kafka", "ours");
         assertThat(options.ourSettings()).isEmpty();
         assertThat(options.kafkaSettings()).isEmpty();
+        assertThat(options.security()).isEqualTo(Security.PLAINTEXT);
         assertThat(options.ourBroker()).isEqualTo(Path.of("log-broker/target"));
         assertThat(options.command()).isEqualTo("ops/bin/bench/kafka-perf");
     }
@@ -59,6 +60,22 @@ class KafkaPerfOptionsTest {
                 .isEqualTo("ops/bin/bench/kafka-perf --records 3,000,000,000 --latency-records 500 --runs 1 --sizes 100"
                         + " --brokers ours --our-settings log.flush.interval.messages=9223372036854775807"
                         + " --kafka-settings log.flush.interval.messages=1");
+    }
+
+    @Test
+    void securityIsPlaintextOrSaslSslAndShowsInTheCommand() {
+        KafkaPerfOptions options = KafkaPerfOptions.parse("--runs", "1", "--security", "sasl_ssl");
+
+        assertThat(options.security()).isEqualTo(Security.SASL_SSL);
+        assertThat(options.security().option()).isEqualTo("sasl_ssl");
+        assertThat(options.command()).isEqualTo("ops/bin/bench/kafka-perf --runs 1 --security sasl_ssl");
+        assertThat(KafkaPerfOptions.parse("--security=SASL_SSL", "--security", "plaintext")
+                        .security())
+                .as("the last one wins, in either case")
+                .isEqualTo(Security.PLAINTEXT);
+        assertThatThrownBy(() -> KafkaPerfOptions.parse("--security", "ssl"))
+                .isInstanceOf(ParameterException.class)
+                .hasMessageContaining("Invalid value for option '--security': takes plaintext or sasl_ssl, got 'ssl'");
     }
 
     @Test
@@ -107,6 +124,7 @@ class KafkaPerfOptionsTest {
                             throw new AssertionError("the benchmark must not run");
                         })))
                 .contains("Usage: ops/bin/bench/kafka-perf", "(default: 1000000)", "ours, kafka or both")
+                .contains("--security=MODE", "(default: plaintext)")
                 .contains("Where the script put what is measured", "--our-broker=DIR");
         assertThat(CommandLineChecks.refused(
                         BenchCommandLine.of(new KafkaPerfOptions(), () -> {
