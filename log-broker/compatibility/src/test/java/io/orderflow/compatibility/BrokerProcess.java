@@ -22,10 +22,11 @@ import java.util.OptionalInt;
  * broker in a JVM of its own, on a classpath of exactly {@code log-broker.jar:lib/*}, proves that it needs none
  * of them, and that what the tools talk to is the artifact we ship.
  *
- * <p>Lifecycle: {@link #start} picks a free loopback port, launches the broker with its data in
- * {@code workDir/data} and its stdout and stderr in {@code workDir/broker.log}, and returns once it answers an
- * ApiVersions request. {@link #close} sends SIGTERM and waits for the broker's own clean shutdown, failing if it
- * does not report one. {@link #log()} is the broker's output so far, for failure messages.
+ * <p>Lifecycle: {@link #start} picks a free loopback port, launches the broker there (one PLAINTEXT listener, or the
+ * listener given) with its data in {@code workDir/data} and its stdout and stderr in {@code workDir/broker.log}, and
+ * returns once it answers an ApiVersions request (over TLS on a TLS listener). {@link #close} sends SIGTERM and waits
+ * for the broker's own clean shutdown, failing if it does not report one. {@link #log()} is the broker's output so
+ * far, for failure messages.
  *
  * <p>Not thread-safe; one instance per test class.
  */
@@ -43,6 +44,16 @@ public final class BrokerProcess implements AutoCloseable {
     /** Starts a broker on a free port with its data under {@code workDir} and its default settings. */
     public static BrokerProcess start(Path workDir) {
         return new BrokerProcess(start(LAUNCHER, workDir, workDir.resolve("broker.log")));
+    }
+
+    /**
+     * Starts a broker on a free port with its data under {@code workDir} whose one listener is {@code listener} instead
+     * of PLAINTEXT: its protocol (e.g. {@code SASL_SSL}), its broker settings (key store, {@code
+     * scram.bootstrap.credentials}, authorizer, {@code super.users}...) and how the start-up probe trusts its
+     * certificate.
+     */
+    public static BrokerProcess start(Path workDir, OrderflowBrokerLauncher.Listener listener) {
+        return new BrokerProcess(start(LAUNCHER.withListener(listener), workDir, workDir.resolve("broker.log")));
     }
 
     /** The {@code bootstrap.servers} value for clients and tools. */

@@ -28,7 +28,9 @@ public final class KafkaCli {
         TOPICS("kafka-topics", "org.apache.kafka.tools.TopicCommand"),
         CONSOLE_PRODUCER("kafka-console-producer", "org.apache.kafka.tools.ConsoleProducer"),
         CONSOLE_CONSUMER("kafka-console-consumer", "org.apache.kafka.tools.consumer.ConsoleConsumer"),
-        CONSUMER_GROUPS("kafka-consumer-groups", "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand");
+        CONSUMER_GROUPS("kafka-consumer-groups", "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand"),
+        ACLS("kafka-acls", "org.apache.kafka.tools.AclCommand"),
+        CONFIGS("kafka-configs", "org.apache.kafka.tools.ConfigCommand");
 
         final String script;
         final String mainClass;
@@ -109,12 +111,15 @@ public final class KafkaCli {
                 // the tool exited before reading all its input; what it printed says why
             }
             boolean exited = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            String threads = "";
             if (!exited) {
+                threads = threadDump(process);
                 process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
             Run run = new Run(shown, exited ? process.exitValue() : -1, read(out), read(err));
             if (!exited) {
-                throw new AssertionError("Timed out after " + timeout + ": " + run.transcript());
+                throw new AssertionError("Timed out after " + timeout + ": " + run.transcript()
+                        + "\n--- its threads when it timed out ---\n" + threads);
             }
             return run;
         } catch (IOException e) {
@@ -125,6 +130,23 @@ public final class KafkaCli {
         } finally {
             delete(out);
             delete(err);
+        }
+    }
+
+    /** {@code jcmd PID Thread.print} of a tool that hangs: what it waits for. */
+    private static String threadDump(Process process) {
+        Path jcmd = Path.of(ChildProcesses.java()).resolveSibling("jcmd");
+        try {
+            Process dump = new ProcessBuilder(jcmd.toString(), String.valueOf(process.pid()), "Thread.print")
+                    .redirectErrorStream(true)
+                    .start();
+            String printed = new String(dump.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            return dump.waitFor(20, TimeUnit.SECONDS) ? printed : "(jcmd did not finish)";
+        } catch (IOException e) {
+            return "(no thread dump: " + e.getMessage() + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "(interrupted)";
         }
     }
 
