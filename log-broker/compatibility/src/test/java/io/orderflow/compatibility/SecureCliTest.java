@@ -35,7 +35,6 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -127,10 +126,6 @@ class SecureCliTest {
     }
 
     @Test
-    @Disabled("kafka-configs --describe --entity-type users asks DescribeClientQuotas before"
-            + " DescribeUserScramCredentials, and the broker does not serve it: the tool exits 1 with"
-            + " UnsupportedVersionException: The node does not support DESCRIBE_CLIENT_QUOTAS"
-            + " (README, findings log, 2026-12-04)")
     void kafkaConfigsDescribesAUsersScramCredentialWithoutItsSecrets() {
         KafkaCli.Run described = tool(
                         CONFIGS, adminConfig, "--describe", "--entity-type", "users", "--entity-name", "alice")

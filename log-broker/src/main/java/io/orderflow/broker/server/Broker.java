@@ -14,6 +14,7 @@ import io.orderflow.broker.handler.DeleteGroupsHandler;
 import io.orderflow.broker.handler.DeleteRecordsHandler;
 import io.orderflow.broker.handler.DeleteTopicsHandler;
 import io.orderflow.broker.handler.DescribeAclsHandler;
+import io.orderflow.broker.handler.DescribeClientQuotasHandler;
 import io.orderflow.broker.handler.DescribeClusterHandler;
 import io.orderflow.broker.handler.DescribeConfigsHandler;
 import io.orderflow.broker.handler.DescribeGroupsHandler;
@@ -421,6 +422,7 @@ public final class Broker implements Closeable {
                         ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS,
                         0,
                         new DescribeUserScramCredentialsHandler(credentials, permissions))
+                .register(ApiKeys.DESCRIBE_CLIENT_QUOTAS, 1, new DescribeClientQuotasHandler(permissions))
                 .register(ApiKeys.CREATE_ACLS, 3, new CreateAclsHandler(authorizer, permissions))
                 .register(ApiKeys.DESCRIBE_ACLS, 3, new DescribeAclsHandler(authorizer, permissions))
                 .register(ApiKeys.DELETE_ACLS, 3, new DeleteAclsHandler(authorizer, permissions))

@@ -48,8 +48,23 @@ final class SecurityExchanges {
         cases.put(ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, this::alterUserScramCredentials);
         cases.put(ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS, this::describeUserScramCredentials);
         cases.put(ApiKeys.CREATE_ACLS, this::createAcls);
+        cases.put(ApiKeys.DESCRIBE_CLIENT_QUOTAS, this::describeClientQuotas);
         cases.put(ApiKeys.DESCRIBE_ACLS, this::describeAcls);
         cases.put(ApiKeys.DELETE_ACLS, this::deleteAcls);
+    }
+
+    private List<Exchange> describeClientQuotas(short v) {
+        var data = new org.apache.kafka.common.message.DescribeClientQuotasRequestData()
+                .setComponents(
+                        List.of(new org.apache.kafka.common.message.DescribeClientQuotasRequestData.ComponentData()
+                                .setEntityType("user")
+                                .setMatchType((byte) 0)
+                                .setMatch("alice")));
+        return List.of(new Exchange(request(ApiKeys.DESCRIBE_CLIENT_QUOTAS, data, v), r -> {
+            var response = ((org.apache.kafka.common.requests.DescribeClientQuotasResponse) r).data();
+            assertThat(Errors.forCode(response.errorCode())).isEqualTo(Errors.NONE);
+            assertThat(response.entries()).isEmpty();
+        }));
     }
 
     private List<Exchange> saslHandshake(short v) {
