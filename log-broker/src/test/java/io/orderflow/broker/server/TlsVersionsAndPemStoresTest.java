@@ -127,4 +127,44 @@ class TlsVersionsAndPemStoresTest {
                 .hasMessageContaining("key store")
                 .hasMessageContaining(encryptedPem.toString());
     }
+
+    @Test
+    void aJksKeyStoreAndAPemTrustStoreForClientCertificatesWork() throws Exception {
+        TestCertificates tls = TestCertificates.get();
+        KeyStore pkcs12 = KeyStore.getInstance("PKCS12");
+        try (var in = Files.newInputStream(tls.brokerKeystore())) {
+            pkcs12.load(in, tls.password().toCharArray());
+        }
+        KeyStore jks = KeyStore.getInstance("JKS");
+        jks.load(null, null);
+        jks.setKeyEntry(
+                "broker",
+                pkcs12.getKey("broker", tls.password().toCharArray()),
+                tls.password().toCharArray(),
+                pkcs12.getCertificateChain("broker"));
+        Path jksFile = dataDir.resolveSibling(dataDir.getFileName() + "-broker.jks");
+        try (var out = Files.newOutputStream(jksFile)) {
+            jks.store(out, tls.password().toCharArray());
+        }
+        Map<String, String> settings = new java.util.HashMap<>(SecureListenersTest.secureSettings(
+                tls,
+                Map.of(
+                        "ssl.keystore.type", "JKS",
+                        "ssl.keystore.location", jksFile.toString(),
+                        "ssl.truststore.type", "PEM",
+                        "ssl.truststore.location", tls.clientPemTruststore().toString(),
+                        "ssl.client.auth", "required")));
+        settings.remove("ssl.truststore.password");
+        try (TestBroker broker = TestBroker.start(dataDir, settings)) {
+            Map<String, Object> withCertificate = SecureListenersTest.client(broker, "SSL", null, null, null);
+            withCertificate.put(
+                    SslConfigs.SSL_KEYSTORE_LOCATION_CONFIG,
+                    tls.clientKeystore().toString());
+            withCertificate.put(SslConfigs.SSL_KEYSTORE_PASSWORD_CONFIG, tls.password());
+            try (Admin admin = Admin.create(withCertificate)) {
+                assertThat(admin.describeCluster().clusterId().get(15, TimeUnit.SECONDS))
+                        .isNotBlank();
+            }
+        }
+    }
 }
