@@ -48,35 +48,14 @@ public final class SaslAuthenticateHandler implements ApiHandler<SaslAuthenticat
             return new SaslAuthenticateResponse(data.setErrorCode(Errors.ILLEGAL_SASL_STATE.code())
                     .setErrorMessage("SaslAuthenticate without a SaslHandshake before it"));
         }
-        byte[] answer;
-        try {
-            answer = exchange.evaluate(request.data().authBytes());
-        } catch (SaslAuthenticationException e) {
-            return refuse(client, session, exchange.mechanism(), e.reason(), e.getMessage(), data);
+        Step step = step(client, exchange, request.data().authBytes());
+        if (step.refusal() != null) {
+            return new SaslAuthenticateResponse(
+                    data.setErrorCode(Errors.SASL_AUTHENTICATION_FAILED.code()).setErrorMessage(step.refusal()));
         }
-        data.setAuthBytes(answer);
-        if (!exchange.complete()) {
-            return new SaslAuthenticateResponse(data.setErrorCode(Errors.NONE.code()));
-        }
-        long now = clock.millis();
-        long expiresAt = reauthMs > 0 ? now + reauthMs : Long.MAX_VALUE;
-        if (!session.loggedIn(exchange.principal(), expiresAt)) {
-            return refuse(
-                    client,
-                    session,
-                    exchange.mechanism(),
-                    "re-authentication as " + exchange.principal() + " instead of " + session.principal(),
-                    "Cannot change principals during re-authentication",
-                    data);
-        }
-        logins.succeeded(exchange.mechanism());
-        log.atDebug()
-                .addKeyValue("connection", client.connectionId())
-                .addKeyValue("principal", exchange.principal())
-                .addKeyValue("mechanism", exchange.mechanism())
-                .log("SASL login");
+        data.setAuthBytes(step.answer());
         return new SaslAuthenticateResponse(data.setErrorCode(Errors.NONE.code())
-                .setSessionLifetimeMs(reauthMs > 0 && request.version() >= 1 ? reauthMs : 0));
+                .setSessionLifetimeMs(exchange.complete() && reauthMs > 0 && request.version() >= 1 ? reauthMs : 0));
     }
 
     /**
@@ -84,30 +63,43 @@ public final class SaslAuthenticateHandler implements ApiHandler<SaslAuthenticat
      * {@link Logins} sets), in which case the connection closes without an answer, as Kafka closes it.
      */
     public java.util.Optional<byte[]> rawToken(ClientInfo client, byte[] token) {
+        Step step = step(client, client.session().login(), token);
+        return step.refusal() != null ? java.util.Optional.empty() : java.util.Optional.of(step.answer());
+    }
+
+    /** One token's outcome: the answer to send, or the message of a refusal (the connection then closes). */
+    private record Step(byte[] answer, String refusal) {}
+
+    /**
+     * Feeds {@code token} to the login; when it completes, the connection acts as its principal for the session's
+     * lifetime. A failure is counted, logged and delayed here, whichever way the token came.
+     */
+    private Step step(ClientInfo client, SaslExchange exchange, byte[] token) {
         ConnectionSession session = client.session();
-        SaslExchange exchange = session.login();
         byte[] answer;
         try {
             answer = exchange.evaluate(token);
         } catch (SaslAuthenticationException e) {
-            session.closeAfterReply();
-            delay(logins.failed(exchange.mechanism(), session.clientAddress(), client.connectionId(), e.reason()));
-            return java.util.Optional.empty();
+            return refuse(client, exchange.mechanism(), e.reason(), e.getMessage());
         }
-        if (exchange.complete()) {
-            long expiresAt = reauthMs > 0 ? clock.millis() + reauthMs : Long.MAX_VALUE;
-            if (!session.loggedIn(exchange.principal(), expiresAt)) {
-                session.closeAfterReply();
-                delay(logins.failed(
-                        exchange.mechanism(),
-                        session.clientAddress(),
-                        client.connectionId(),
-                        "re-authentication as somebody else"));
-                return java.util.Optional.empty();
-            }
-            logins.succeeded(exchange.mechanism());
+        if (!exchange.complete()) {
+            return new Step(answer, null);
         }
-        return java.util.Optional.of(answer);
+        long expiresAt = reauthMs > 0 ? clock.millis() + reauthMs : Long.MAX_VALUE;
+        if (!session.loggedIn(exchange.principal(), expiresAt)) {
+            return refuse(
+                    client,
+                    exchange.mechanism(),
+                    "re-authentication as " + exchange.principal() + " instead of " + session.principal(),
+                    "Cannot change principals during re-authentication");
+        }
+        logins.succeeded(exchange.mechanism());
+        log.atDebug()
+                .addKeyValue("connection", client.connectionId())
+                .addKeyValue("principal", exchange.principal())
+                .addKeyValue("mechanism", exchange.mechanism())
+                .log("SASL login");
+        return new Step(answer, null);
     }
 
     private static void delay(long millis) {
@@ -118,17 +110,10 @@ public final class SaslAuthenticateHandler implements ApiHandler<SaslAuthenticat
         }
     }
 
-    private SaslAuthenticateResponse refuse(
-            ClientInfo client,
-            ConnectionSession session,
-            String mechanism,
-            String reason,
-            String message,
-            SaslAuthenticateResponseData data) {
+    private Step refuse(ClientInfo client, String mechanism, String reason, String message) {
+        ConnectionSession session = client.session();
         session.closeAfterReply();
         delay(logins.failed(mechanism, session.clientAddress(), client.connectionId(), reason));
-        return new SaslAuthenticateResponse(data.setAuthBytes(new byte[0])
-                .setErrorCode(Errors.SASL_AUTHENTICATION_FAILED.code())
-                .setErrorMessage(message));
+        return new Step(new byte[0], message);
     }
 }
