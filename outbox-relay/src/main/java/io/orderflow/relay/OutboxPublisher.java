@@ -1,6 +1,7 @@
 package io.orderflow.relay;
 
 import io.opentelemetry.api.trace.Span;
+import io.orderflow.kafka.KafkaClientSettings;
 import io.orderflow.outbox.OutboxRow;
 import java.time.Clock;
 import java.time.Duration;
@@ -61,10 +62,12 @@ public final class OutboxPublisher implements AutoCloseable {
         this.clock = clock;
     }
 
-    /** The producer settings the relay's guarantees rest on, over {@code overrides} (e.g. bootstrap.servers). */
-    public static Map<String, Object> producerConfig(String bootstrapServers, Map<String, Object> overrides) {
-        Map<String, Object> config = new java.util.HashMap<>(overrides);
-        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    /**
+     * The producer settings the relay's guarantees rest on, over the cluster's settings (its address and security, and
+     * any producer setting a user gave, such as {@code kafka.linger.ms}, where the guarantees allow it).
+     */
+    public static Map<String, Object> producerConfig(KafkaClientSettings cluster) {
+        Map<String, Object> config = cluster.producer(Map.of());
         config.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, "outbox-relay");
         config.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 1);
         config.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, 65536);

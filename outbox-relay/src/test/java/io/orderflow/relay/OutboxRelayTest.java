@@ -12,6 +12,7 @@ import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import io.orderflow.contracts.MessagingAttributes;
+import io.orderflow.kafka.KafkaClientSettings;
 import io.orderflow.outbox.OutboxRow;
 import io.orderflow.outbox.OutboxTable;
 import io.orderflow.postgres.PostgresDatabase;
@@ -290,8 +291,8 @@ class OutboxRelayTest {
         // A relay that crashed after the broker acknowledged the first two rows and before it marked them.
         try (Connection connection = outbox.connect();
                 OutboxPublisher crashed = new OutboxPublisher(
-                        OutboxPublisher.newProducer(
-                                OutboxPublisher.producerConfig(broker.bootstrapServers(), Map.of())),
+                        OutboxPublisher.newProducer(OutboxPublisher.producerConfig(
+                                KafkaClientSettings.plaintext(broker.bootstrapServers()))),
                         new OutboxRecords(RelayHarness.TOPIC, 1_000_000),
                         new PublishSpans(OpenTelemetry.noop(), RelayHarness.TOPIC),
                         java.time.Clock.systemUTC())) {

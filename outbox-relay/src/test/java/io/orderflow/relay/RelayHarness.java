@@ -2,6 +2,7 @@ package io.orderflow.relay;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
+import io.orderflow.kafka.KafkaClientSettings;
 import io.orderflow.testing.InProcessBroker;
 import java.time.Clock;
 import java.util.List;
@@ -42,7 +43,8 @@ final class RelayHarness {
     }
 
     OutboxRelay relay(RelayConfig settings, RelayMetrics metrics, OpenTelemetry openTelemetry) {
-        Map<String, Object> producerConfig = OutboxPublisher.producerConfig(broker.bootstrapServers(), Map.of());
+        Map<String, Object> producerConfig =
+                OutboxPublisher.producerConfig(KafkaClientSettings.plaintext(broker.bootstrapServers()));
         return new OutboxRelay(
                 settings,
                 outbox::connect,

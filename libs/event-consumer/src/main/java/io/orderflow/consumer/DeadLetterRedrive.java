@@ -1,5 +1,6 @@
 package io.orderflow.consumer;
 
+import io.orderflow.kafka.KafkaClientSettings;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,7 +15,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -57,9 +57,9 @@ public final class DeadLetterRedrive {
     private DeadLetterRedrive() {}
 
     /** The dead letters of {@code topics}' group by origin, and where re-drive stands for each; copies nothing. */
-    public static RedriveReport list(String bootstrapServers, RetryTopics topics, Duration timeout)
+    public static RedriveReport list(KafkaClientSettings cluster, RetryTopics topics, Duration timeout)
             throws InterruptedException, ExecutionException, TimeoutException {
-        try (KafkaConsumer<String, byte[]> consumer = newConsumer(bootstrapServers)) {
+        try (KafkaConsumer<String, byte[]> consumer = newConsumer(cluster)) {
             List<ConsumerRecord<String, byte[]>> deadLetters = readAll(consumer, topics.deadLetterTopic(), timeout);
             List<DeadLetteredOrigin> origins =
                     byOrigin(deadLetters, redriveLog(consumer, topics.redriveLogTopic(), timeout));
@@ -71,10 +71,11 @@ public final class DeadLetterRedrive {
      * Copies the latest copy of every origin not re-driven yet (and, with {@code again}, of every origin that failed
      * again after a re-drive) to the first retry topic; see the class comment. The report's states are as found.
      */
-    public static RedriveReport redrive(String bootstrapServers, RetryTopics topics, boolean again, Duration timeout)
+    public static RedriveReport redrive(
+            KafkaClientSettings cluster, RetryTopics topics, boolean again, Duration timeout)
             throws InterruptedException, ExecutionException, TimeoutException {
-        createRedriveLog(bootstrapServers, topics.redriveLogTopic(), timeout);
-        RedriveReport found = list(bootstrapServers, topics, timeout);
+        createRedriveLog(cluster, topics.redriveLogTopic(), timeout);
+        RedriveReport found = list(cluster, topics, timeout);
         List<DeadLetteredOrigin> toCopy = found.origins().stream()
                 .filter(o -> o.state() == DeadLetteredOrigin.State.NOT_REDRIVEN
                         || (again && o.state() == DeadLetteredOrigin.State.FAILED_AFTER_REDRIVE))
@@ -82,8 +83,7 @@ public final class DeadLetterRedrive {
         if (toCopy.isEmpty()) {
             return found;
         }
-        try (KafkaProducer<String, byte[]> producer =
-                FailureRouting.newProducer(bootstrapServers, topics.base() + "-redrive")) {
+        try (KafkaProducer<String, byte[]> producer = FailureRouting.newProducer(cluster, topics.base() + "-redrive")) {
             List<Future<RecordMetadata>> copies = new ArrayList<>();
             for (DeadLetteredOrigin origin : toCopy) {
                 DeadLetter latest = origin.latest();
@@ -205,9 +205,9 @@ public final class DeadLetterRedrive {
         return records;
     }
 
-    private static void createRedriveLog(String bootstrapServers, String topic, Duration timeout)
+    private static void createRedriveLog(KafkaClientSettings cluster, String topic, Duration timeout)
             throws InterruptedException, ExecutionException, TimeoutException {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+        try (Admin admin = Admin.create(cluster.admin(Map.of()))) {
             // -1: the cluster's default replication factor.
             NewTopic log = new NewTopic(topic, Optional.of(1), Optional.empty())
                     .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
@@ -219,15 +219,13 @@ public final class DeadLetterRedrive {
         }
     }
 
-    private static KafkaConsumer<String, byte[]> newConsumer(String bootstrapServers) {
+    private static KafkaConsumer<String, byte[]> newConsumer(KafkaClientSettings cluster) {
         return new KafkaConsumer<>(
-                Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        bootstrapServers,
+                cluster.consumer(Map.of(
                         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
                         false,
                         ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-                        "earliest"),
+                        "earliest")),
                 new StringDeserializer(),
                 new ByteArrayDeserializer());
     }

@@ -1,5 +1,6 @@
 package io.orderflow.consumer;
 
+import io.orderflow.kafka.KafkaClientSettings;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Map;
@@ -173,17 +174,15 @@ public final class FailureRouting {
      * The producer failed and re-driven records go out with: every record acknowledged by all in-sync replicas before
      * the consumer commits past it, and idempotent, so a producer retry never writes a record twice.
      */
-    static KafkaProducer<String, byte[]> newProducer(String bootstrapServers, String clientId) {
+    static KafkaProducer<String, byte[]> newProducer(KafkaClientSettings cluster, String clientId) {
         return new KafkaProducer<>(
-                Map.of(
-                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        bootstrapServers,
+                cluster.producer(Map.of(
                         ProducerConfig.ACKS_CONFIG,
                         "all",
                         ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
                         true,
                         ProducerConfig.CLIENT_ID_CONFIG,
-                        clientId),
+                        clientId)),
                 new StringSerializer(),
                 new ByteArraySerializer());
     }

@@ -3,6 +3,7 @@ package io.orderflow.consumer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
 import io.orderflow.contracts.EventCodec;
+import io.orderflow.kafka.KafkaClientSettings;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,7 +15,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -47,11 +47,12 @@ public final class ServiceConsumer implements AutoCloseable {
 
     /**
      * Creates {@code group}'s failure topics if missing ({@code failureTopicPartitions} partitions each, the broker's
-     * replication factor) and the processor for {@code handler}, whose records' spans go to {@code openTelemetry}.
+     * replication factor) on the cluster {@code cluster} reaches, and the processor for {@code handler}, whose records'
+     * spans go to {@code openTelemetry}.
      */
     public static ServiceConsumer start(
             String group,
-            String bootstrapServers,
+            KafkaClientSettings cluster,
             List<Duration> retryDelays,
             int failureTopicPartitions,
             DataSource database,
@@ -60,8 +61,8 @@ public final class ServiceConsumer implements AutoCloseable {
             OpenTelemetry openTelemetry)
             throws InterruptedException, ExecutionException, TimeoutException {
         RetryTopics topics = RetryTopics.of(group, retryDelays);
-        createFailureTopics(bootstrapServers, topics, failureTopicPartitions);
-        KafkaProducer<String, byte[]> producer = FailureRouting.newProducer(bootstrapServers, group + "-failures");
+        createFailureTopics(cluster, topics, failureTopicPartitions);
+        KafkaProducer<String, byte[]> producer = FailureRouting.newProducer(cluster, group + "-failures");
         EventBatchProcessor processor = new EventBatchProcessor(
                 database,
                 new EventCodec(),
@@ -123,9 +124,9 @@ public final class ServiceConsumer implements AutoCloseable {
         return list;
     }
 
-    private static void createFailureTopics(String bootstrapServers, RetryTopics topics, int partitions)
+    private static void createFailureTopics(KafkaClientSettings cluster, RetryTopics topics, int partitions)
             throws InterruptedException, ExecutionException, TimeoutException {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+        try (Admin admin = Admin.create(cluster.admin(Map.of()))) {
             List<String> names = new ArrayList<>(topics.retryTopicNames());
             names.add(topics.deadLetterTopic());
             Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);

@@ -3,6 +3,7 @@ package io.orderflow.consumer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.orderflow.consumer.DeadLetteredOrigin.State;
+import io.orderflow.kafka.KafkaClientSettings;
 import io.orderflow.testing.InProcessBroker;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -46,7 +47,7 @@ class DeadLetterRedriveTest {
     void startBroker(@TempDir Path directory) throws Exception {
         broker = InProcessBroker.start(directory);
         FailureTopicsOnBroker.create(broker.bootstrapServers(), TOPICS, new NewTopic("orders", 2, (short) 1));
-        producer = FailureRouting.newProducer(broker.bootstrapServers(), "test");
+        producer = FailureRouting.newProducer(KafkaClientSettings.plaintext(broker.bootstrapServers()), "test");
     }
 
     @AfterEach
@@ -104,7 +105,7 @@ class DeadLetterRedriveTest {
         assertThat(header(attempt, FailureHeaders.DEAD_LETTER_TOPIC)).isEqualTo("orders");
         assertThat(header(attempt, FailureHeaders.DEAD_LETTER_OFFSET)).isEqualTo(Long.toString(original.offset()));
         assertThat(header(attempt, FailureHeaders.REDRIVE_COUNT)).isEqualTo("1");
-        assertThat(DeadLetterRedrive.list(broker.bootstrapServers(), TOPICS, TIMEOUT)
+        assertThat(DeadLetterRedrive.list(KafkaClientSettings.plaintext(broker.bootstrapServers()), TOPICS, TIMEOUT)
                         .origins())
                 .singleElement()
                 .satisfies(o -> {
@@ -191,7 +192,8 @@ class DeadLetterRedriveTest {
     }
 
     private RedriveReport redrive(boolean again) throws Exception {
-        return DeadLetterRedrive.redrive(broker.bootstrapServers(), TOPICS, again, TIMEOUT);
+        return DeadLetterRedrive.redrive(
+                KafkaClientSettings.plaintext(broker.bootstrapServers()), TOPICS, again, TIMEOUT);
     }
 
     private RecordMetadata send(ProducerRecord<String, byte[]> record) throws Exception {

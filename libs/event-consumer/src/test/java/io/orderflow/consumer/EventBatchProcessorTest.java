@@ -21,6 +21,7 @@ import io.orderflow.contracts.MessagingAttributes;
 import io.orderflow.contracts.order.OrderCancelled;
 import io.orderflow.contracts.order.OrderEvent;
 import io.orderflow.contracts.order.OrderPaid;
+import io.orderflow.kafka.KafkaClientSettings;
 import io.orderflow.postgres.PostgresDatabase;
 import io.orderflow.testing.CleanSchema;
 import io.orderflow.testing.InProcessBroker;
@@ -123,7 +124,7 @@ class EventBatchProcessorTest {
         }
         broker = InProcessBroker.start(brokerDir);
         FailureTopicsOnBroker.create(broker.bootstrapServers(), TOPICS);
-        producer = FailureRouting.newProducer(broker.bootstrapServers(), "test");
+        producer = FailureRouting.newProducer(KafkaClientSettings.plaintext(broker.bootstrapServers()), "test");
         registry = new SimpleMeterRegistry();
         metrics = new ConsumerMetrics(registry, "test-group");
         openTelemetry = OpenTelemetrySdk.builder()
@@ -429,12 +430,14 @@ class EventBatchProcessorTest {
         assertThat(readAll(TOPICS.deadLetterTopic(), 1)).hasSize(1);
         failuresLeft.put("order-fixed", 0); // the fix
 
-        int copied = DeadLetterRedrive.redrive(broker.bootstrapServers(), TOPICS, false, Duration.ofSeconds(30))
+        int copied = DeadLetterRedrive.redrive(
+                        KafkaClientSettings.plaintext(broker.bootstrapServers()), TOPICS, false, Duration.ofSeconds(30))
                 .copied();
         List<ConsumerRecord<String, byte[]>> retries = readAll(TOPICS.retryTopic(0), 2);
         ConsumerRecord<String, byte[]> redriven = retries.getLast();
         BatchOutcome outcome = processor.processWhenDue(List.of(redriven));
-        int again = DeadLetterRedrive.redrive(broker.bootstrapServers(), TOPICS, false, Duration.ofSeconds(30))
+        int again = DeadLetterRedrive.redrive(
+                        KafkaClientSettings.plaintext(broker.bootstrapServers()), TOPICS, false, Duration.ofSeconds(30))
                 .copied();
 
         assertThat(copied).isEqualTo(1);

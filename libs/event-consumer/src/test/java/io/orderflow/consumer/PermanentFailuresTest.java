@@ -13,6 +13,7 @@ import io.orderflow.contracts.order.OrderCancelled;
 import io.orderflow.contracts.order.OrderCreated;
 import io.orderflow.contracts.order.OrderEvent;
 import io.orderflow.contracts.order.OrderLine;
+import io.orderflow.kafka.KafkaClientSettings;
 import io.orderflow.postgres.PostgresDatabase;
 import io.orderflow.testing.CleanSchema;
 import io.orderflow.testing.InProcessBroker;
@@ -120,7 +121,7 @@ class PermanentFailuresTest {
         }
         broker = InProcessBroker.start(brokerDir);
         FailureTopicsOnBroker.create(broker.bootstrapServers(), TOPICS);
-        producer = FailureRouting.newProducer(broker.bootstrapServers(), "test");
+        producer = FailureRouting.newProducer(KafkaClientSettings.plaintext(broker.bootstrapServers()), "test");
         processor = new EventBatchProcessor(
                 database.dataSource(),
                 codec,

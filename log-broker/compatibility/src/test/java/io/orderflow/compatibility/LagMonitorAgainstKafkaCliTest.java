@@ -5,6 +5,7 @@ import static io.orderflow.compatibility.KafkaCli.Tool.CONSUMER_GROUPS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.orderflow.kafka.KafkaClientSettings;
 import io.orderflow.lag.ClusterReader;
 import io.orderflow.lag.ClusterView;
 import io.orderflow.lag.LagMonitor;
@@ -119,7 +120,8 @@ class LagMonitorAgainstKafkaCliTest {
         Instant readAt = Instant.now();
         LagSnapshot snapshot;
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
-                RecordTimestamps timestamps = new RecordTimestamps(bootstrap, Duration.ofSeconds(30))) {
+                RecordTimestamps timestamps =
+                        new RecordTimestamps(KafkaClientSettings.plaintext(bootstrap), Duration.ofSeconds(30))) {
             ClusterView view =
                     new ClusterReader(admin, Clock.fixed(readAt, ZoneOffset.UTC), Duration.ofSeconds(30)).read();
             snapshot = new LagMonitor(Duration.ofSeconds(60))

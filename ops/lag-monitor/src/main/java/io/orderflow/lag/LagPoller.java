@@ -1,5 +1,6 @@
 package io.orderflow.lag;
 
+import io.orderflow.kafka.KafkaClientSettings;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.event.Observes;
@@ -13,7 +14,7 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.Config;
 import org.jboss.logging.Logger;
 
 /**
@@ -26,7 +27,7 @@ public class LagPoller implements Runnable {
 
     private static final Logger LOG = Logger.getLogger(LagPoller.class);
 
-    private final String bootstrapServers;
+    private final KafkaClientSettings cluster;
     private final LagMonitorConfig config;
     private final LagMetrics metrics;
     private final AtomicReference<LagSnapshot> latest = new AtomicReference<>();
@@ -36,10 +37,10 @@ public class LagPoller implements Runnable {
     private Thread thread;
 
     LagPoller(
-            @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers,
+            Config configuration, // the cluster: kafka.bootstrap.servers and the other kafka.* client settings
             LagMonitorConfig config,
             LagMetrics metrics) {
-        this.bootstrapServers = bootstrapServers;
+        this.cluster = KafkaClientSettings.fromConfig(configuration);
         this.config = config;
         this.metrics = metrics;
     }
@@ -86,12 +87,9 @@ public class LagPoller implements Runnable {
     @Override
     public void run() {
         LagMonitor monitor = new LagMonitor(config.window());
-        try (Admin admin = Admin.create(Map.of(
-                        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        bootstrapServers,
-                        AdminClientConfig.CLIENT_ID_CONFIG,
-                        "orderflow-lag-monitor"));
-                RecordTimestamps timestamps = new RecordTimestamps(bootstrapServers, config.timeout())) {
+        try (Admin admin = Admin.create(
+                        cluster.admin(Map.of(AdminClientConfig.CLIENT_ID_CONFIG, "orderflow-lag-monitor")));
+                RecordTimestamps timestamps = new RecordTimestamps(cluster, config.timeout())) {
             ClusterReader reader = new ClusterReader(admin, Clock.systemUTC(), config.timeout());
             while (!stopping) {
                 long started = System.nanoTime();
@@ -106,7 +104,7 @@ public class LagPoller implements Runnable {
                     return;
                 } catch (Exception e) {
                     if (lastFailure == null) {
-                        LOG.warnf("reading the cluster at %s failed: %s", bootstrapServers, e);
+                        LOG.warnf("reading the cluster at %s failed: %s", cluster.bootstrapServers(), e);
                     }
                     lastFailure = e.toString();
                 }

@@ -1,11 +1,11 @@
 package io.orderflow.lag;
 
+import io.orderflow.kafka.KafkaClientSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -25,9 +25,9 @@ public final class RecordTimestamps implements AutoCloseable {
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final Duration timeout;
 
-    public RecordTimestamps(String bootstrapServers, Duration timeout) {
-        Properties config = new Properties();
-        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    /** Reads from the cluster {@code cluster} reaches, waiting at most {@code timeout} for each reading. */
+    public RecordTimestamps(KafkaClientSettings cluster, Duration timeout) {
+        Map<String, Object> config = cluster.consumer(Map.of());
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         config.put(ConsumerConfig.CLIENT_ID_CONFIG, "orderflow-lag-monitor");
         // An offset that retention deleted: the oldest record still there is the oldest unconsumed one.

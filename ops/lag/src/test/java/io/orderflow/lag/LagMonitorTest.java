@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
+import io.orderflow.kafka.KafkaClientSettings;
 import io.orderflow.testing.InProcessBroker;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -54,7 +55,8 @@ class LagMonitorTest {
                 Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
                 new StringSerializer(),
                 new StringSerializer());
-        timestamps = new RecordTimestamps(broker.bootstrapServers(), Duration.ofSeconds(10));
+        timestamps =
+                new RecordTimestamps(KafkaClientSettings.plaintext(broker.bootstrapServers()), Duration.ofSeconds(10));
     }
 
     @AfterEach

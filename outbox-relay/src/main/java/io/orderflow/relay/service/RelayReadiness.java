@@ -59,17 +59,16 @@ public class RelayReadiness implements HealthCheck {
                 // No re-bootstrapping: with the broker down, kafka-clients 4.4's admin client otherwise re-bootstraps
                 // in a tight loop (hundreds of log lines a second); retrying the known address with back-off is
                 // all a health probe needs.
-                admin = Admin.create(Map.of(
-                        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        service.bootstrapServers(),
-                        AdminClientConfig.CLIENT_ID_CONFIG,
-                        "outbox-relay-health",
-                        AdminClientConfig.METADATA_RECOVERY_STRATEGY_CONFIG,
-                        "none",
-                        AdminClientConfig.RECONNECT_BACKOFF_MS_CONFIG,
-                        200,
-                        AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG,
-                        2000));
+                admin = Admin.create(service.cluster()
+                        .admin(Map.of(
+                                AdminClientConfig.CLIENT_ID_CONFIG,
+                                "outbox-relay-health",
+                                AdminClientConfig.METADATA_RECOVERY_STRATEGY_CONFIG,
+                                "none",
+                                AdminClientConfig.RECONNECT_BACKOFF_MS_CONFIG,
+                                200,
+                                AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG,
+                                2000)));
             }
             admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) PROBE_TIMEOUT.toMillis()))
                     .clusterId()

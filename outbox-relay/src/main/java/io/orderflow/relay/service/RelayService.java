@@ -2,6 +2,7 @@ package io.orderflow.relay.service;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
+import io.orderflow.kafka.KafkaClientSettings;
 import io.orderflow.relay.OutboxPublisher;
 import io.orderflow.relay.OutboxRelay;
 import io.orderflow.relay.RelayConfig;
@@ -15,13 +16,15 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
  * Runs the relay loop on its own thread for the application's life. The relay's database session is opened with
  * the datasource's URL and credentials but outside the pool (see {@link io.orderflow.relay.OutboxDatabase}); the
- * broker is whatever {@code kafka.bootstrap.servers} names: our broker or an Apache Kafka cluster alike.
+ * broker is whatever {@code kafka.bootstrap.servers} names, reached with the other {@code kafka.*} client settings
+ * ({@link KafkaClientSettings#fromConfig}: a SASL_SSL listener's too): our broker or an Apache Kafka cluster alike.
  */
 @Singleton
 public class RelayService {
@@ -30,7 +33,7 @@ public class RelayService {
 
     private final OutboxRelay relay;
     private final ProducerMeters producerMeters;
-    private final String bootstrapServers;
+    private final KafkaClientSettings cluster;
     private Thread thread;
 
     RelayService(
@@ -40,10 +43,9 @@ public class RelayService {
             @ConfigProperty(name = "quarkus.datasource.jdbc.url") String jdbcUrl,
             @ConfigProperty(name = "quarkus.datasource.username", defaultValue = "postgres") String user,
             @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password,
-            @ConfigProperty(name = "kafka.bootstrap.servers", defaultValue = "localhost:9092")
-                    String bootstrapServers) {
-        this.bootstrapServers = bootstrapServers;
-        Map<String, Object> producerConfig = OutboxPublisher.producerConfig(bootstrapServers, Map.of());
+            Config configuration) {
+        this.cluster = KafkaClientSettings.fromConfig(configuration);
+        Map<String, Object> producerConfig = OutboxPublisher.producerConfig(cluster);
         this.producerMeters = new ProducerMeters(registry);
         this.relay = new OutboxRelay(
                 config,
@@ -58,7 +60,7 @@ public class RelayService {
         thread = Thread.ofPlatform().name("outbox-relay").start(relay);
         LOG.infof(
                 "outbox relay started: broker %s, topic %s",
-                bootstrapServers, relay.settings().topic());
+                cluster.bootstrapServers(), relay.settings().topic());
     }
 
     void stop(@Observes ShutdownEvent event) throws InterruptedException {
@@ -73,7 +75,8 @@ public class RelayService {
         return relay;
     }
 
-    public String bootstrapServers() {
-        return bootstrapServers;
+    /** How the relay reaches the cluster: its readiness check's admin client connects the same way. */
+    public KafkaClientSettings cluster() {
+        return cluster;
     }
 }

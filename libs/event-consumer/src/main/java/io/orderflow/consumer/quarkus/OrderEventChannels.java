@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
 import io.orderflow.consumer.EventHandler;
 import io.orderflow.consumer.ServiceConsumer;
+import io.orderflow.kafka.KafkaClientSettings;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
@@ -11,6 +12,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.health.Readiness;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
@@ -39,12 +41,12 @@ public class OrderEventChannels {
             @Readiness ConsumerWarmUp warmUp, // a health check's qualifier
             EventHandler handler,
             @ConfigProperty(name = "mp.messaging.incoming.orders.group.id") String group,
-            @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers)
+            Config configuration)
             throws InterruptedException, ExecutionException, TimeoutException {
         this.group = group;
         this.consumer = ServiceConsumer.start(
                 group,
-                bootstrapServers,
+                KafkaClientSettings.fromConfig(configuration), // the channels' cluster and security settings
                 config.retryDelays(),
                 config.failureTopicPartitions(),
                 dataSource,

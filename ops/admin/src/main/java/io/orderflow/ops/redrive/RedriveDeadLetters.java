@@ -5,6 +5,7 @@ import io.orderflow.consumer.DeadLetteredOrigin;
 import io.orderflow.consumer.RedriveReport;
 import io.orderflow.consumer.RetryTopics;
 import io.orderflow.ops.admin.DurationText;
+import io.orderflow.ops.load.ClusterOptions;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
@@ -12,6 +13,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -50,12 +52,12 @@ public final class RedriveDeadLetters implements Callable<Integer> {
             description = "the consumer group: inventory-service, notification-service or analytics-service (required)")
     private String group;
 
-    @Option(
-            names = "--bootstrap-servers",
-            paramLabel = "HOST:PORT",
-            defaultValue = "localhost:9092",
-            description = "the broker (default: ${DEFAULT-VALUE})")
-    private String bootstrapServers;
+    /** The cluster, as the operator commands' principal {@value #PRINCIPAL}. */
+    @Mixin
+    private ClusterOptions cluster;
+
+    /** The operator commands' user on a secured cluster: it may read and rewind the groups and re-drive. */
+    static final String PRINCIPAL = "ops-admin";
 
     @Option(
             names = "--first-retry-delay",
@@ -107,8 +109,8 @@ public final class RedriveDeadLetters implements Callable<Integer> {
         RetryTopics topics = RetryTopics.of(group, List.of(firstDelay));
         Duration timeout = Duration.ofMinutes(2);
         RedriveReport report = listOnly
-                ? DeadLetterRedrive.list(bootstrapServers, topics, timeout)
-                : DeadLetterRedrive.redrive(bootstrapServers, topics, again, timeout);
+                ? DeadLetterRedrive.list(cluster.cluster(PRINCIPAL), topics, timeout)
+                : DeadLetterRedrive.redrive(cluster.cluster(PRINCIPAL), topics, again, timeout);
         PrintWriter out = spec.commandLine().getOut();
         print(report, topics, out);
         if (!listOnly) {

@@ -1,6 +1,7 @@
 package io.orderflow.ops.replay;
 
 import io.orderflow.ops.admin.DurationText;
+import io.orderflow.ops.load.ClusterOptions;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -18,6 +19,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -99,12 +101,12 @@ public final class ReplayCommandLine implements Callable<Integer> {
                     + " group's retry topics GROUP_retry_MS only when named)")
     private List<String> topics;
 
-    @Option(
-            names = "--bootstrap-servers",
-            paramLabel = "HOST:PORT",
-            defaultValue = "localhost:9092",
-            description = "the broker (default: ${DEFAULT-VALUE})")
-    private String bootstrapServers;
+    /** The cluster, as the operator commands' principal {@value #PRINCIPAL}. */
+    @Mixin
+    private ClusterOptions cluster;
+
+    /** The operator commands' user on a secured cluster: it may read and rewind the groups and re-drive. */
+    static final String PRINCIPAL = "ops-admin";
 
     @Option(
             names = "--service-control",
@@ -221,10 +223,10 @@ public final class ReplayCommandLine implements Callable<Integer> {
                 emptyTimeout,
                 waitCaughtUp ? Optional.of(caughtUpTimeout) : Optional.empty(),
                 metrics);
-        try (Admin admin = Admin.create(Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000",
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000"))) {
+        try (Admin admin = Admin.create(cluster.cluster(PRINCIPAL)
+                .admin(Map.of(
+                        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000",
+                        AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000")))) {
             new Replay(
                             new GroupRewind(admin, Duration.ofSeconds(30)),
                             serviceControl,

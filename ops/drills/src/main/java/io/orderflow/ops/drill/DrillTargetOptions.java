@@ -1,7 +1,13 @@
 package io.orderflow.ops.drill;
 
+import io.orderflow.ops.load.ClusterOptions;
 import io.orderflow.ops.load.HttpUrl;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -51,15 +57,42 @@ final class DrillTargetOptions {
             description = "the lag monitor (default: ${DEFAULT-VALUE})")
     private URI lagMonitor;
 
+    /** The broker, as the drill can reach it. */
+    @Mixin
+    private ClusterOptions cluster;
+
     @Option(
-            names = "--bootstrap-servers",
-            paramLabel = "HOSTS",
-            defaultValue = "localhost:9092",
-            description = "the broker, as the drill can reach it (default: ${DEFAULT-VALUE})")
-    private String bootstrapServers;
+            names = "--admin-token-file",
+            paramLabel = "FILE",
+            description = {
+                "the bearer token of the services' admin endpoints (the drill switches)",
+                "(default: " + ADMIN_TOKEN + ", which ./run-platform writes, if there)"
+            })
+    private Path adminTokenFile;
+
+    /** Where {@code ./run-platform} writes the admin endpoints' token, under the working directory. */
+    static final String ADMIN_TOKEN = ".orderflow/secrets/admin-token";
 
     DrillTarget target() {
         return new DrillTarget(
-                orderService, inventoryService, notificationService, analyticsService, lagMonitor, bootstrapServers);
+                orderService,
+                inventoryService,
+                notificationService,
+                analyticsService,
+                lagMonitor,
+                cluster.cluster(DrillTarget.PRINCIPAL),
+                adminToken());
+    }
+
+    private String adminToken() {
+        Path file = adminTokenFile != null ? adminTokenFile : Path.of(ADMIN_TOKEN);
+        if (adminTokenFile == null && !Files.isRegularFile(file)) {
+            return null;
+        }
+        try {
+            return Files.readString(file).trim();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read the admin token " + file + ": " + e, e);
+        }
     }
 }

@@ -140,7 +140,7 @@ public final class DuplicateEventDrill {
     /** The drill's records on the orders topic, from {@code sinceMillis} on, in each partition's order. */
     private List<ConsumerRecord<byte[], byte[]>> read(Set<String> orders, long sinceMillis) {
         List<ConsumerRecord<byte[], byte[]>> records =
-                TopicRecords.since(target.bootstrapServers(), Topics.ORDERS, sinceMillis, WITHIN).stream()
+                TopicRecords.since(target.cluster(), Topics.ORDERS, sinceMillis, WITHIN).stream()
                         .filter(record -> record.key() != null && orders.contains(new String(record.key())))
                         .toList();
         if (records.size() < orders.size()) {
@@ -156,11 +156,7 @@ public final class DuplicateEventDrill {
         copies.add(records.getFirst());
         copies.addAll(records);
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
-                Map.of(
-                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        target.bootstrapServers(),
-                        ProducerConfig.ACKS_CONFIG,
-                        "all"),
+                target.cluster().producer(Map.of(ProducerConfig.ACKS_CONFIG, "all")),
                 new ByteArraySerializer(),
                 new ByteArraySerializer())) {
             List<Future<RecordMetadata>> sent = new ArrayList<>();

@@ -78,14 +78,14 @@ public final class HotPartitionDrill {
         DrillReport report = new DrillReport(NAME);
         List<String> groups = target.consumers().keySet().stream().sorted().toList();
         LagWatch lag = new LagWatch(target.lagMonitor(), Topics.ORDERS, groups);
-        int partitions = TopicRecords.endOffsets(target.bootstrapServers(), Topics.ORDERS)
-                .size();
+        int partitions =
+                TopicRecords.endOffsets(target.cluster(), Topics.ORDERS).size();
         int hot = Utils.toPositive(Utils.murmur2(HOT_CUSTOMER.getBytes(StandardCharsets.UTF_8))) % partitions;
         String sku = "sku-" + (1 + ThreadLocalRandom.current().nextInt(1_000));
         SplittableRandom random = new SplittableRandom(7);
         Phase skewed;
         Phase even;
-        try (KafkaProducer<String, byte[]> producer = OrderCreatedRecords.producer(target.bootstrapServers())) {
+        try (KafkaProducer<String, byte[]> producer = OrderCreatedRecords.producer(target.cluster())) {
             lag.sample();
             skewed = publish(
                     producer,
@@ -144,7 +144,7 @@ public final class HotPartitionDrill {
     private Phase publish(
             KafkaProducer<String, byte[]> producer, LagWatch lag, String sku, Function<String, String> keyOf)
             throws Exception {
-        Map<Integer, Long> before = TopicRecords.endOffsets(target.bootstrapServers(), Topics.ORDERS);
+        Map<Integer, Long> before = TopicRecords.endOffsets(target.cluster(), Topics.ORDERS);
         double from = lag.seconds();
         long start = System.nanoTime();
         long nextReading = start + 1_000_000_000L;
@@ -165,7 +165,7 @@ public final class HotPartitionDrill {
             send.get();
         }
         double to = lag.seconds();
-        Map<Integer, Long> after = TopicRecords.endOffsets(target.bootstrapServers(), Topics.ORDERS);
+        Map<Integer, Long> after = TopicRecords.endOffsets(target.cluster(), Topics.ORDERS);
         Map<Integer, Long> received = new TreeMap<>();
         after.forEach((partition, offset) -> received.put(partition, offset - before.getOrDefault(partition, 0L)));
         return new Phase(from, to, orders, received);

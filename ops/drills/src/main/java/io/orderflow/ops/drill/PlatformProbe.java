@@ -96,8 +96,8 @@ final class PlatformProbe {
 
     /**
      * Throws a consuming service's drill switch: {@code PUT /drills/slowdown?perRecordMillis=N}, or {@code DELETE} for
-     * 0 (full speed). The service must run with its {@code drills-enabled} setting on, as {@code ./run-platform} and
-     * docker compose run it.
+     * 0 (full speed), with the target's admin token. The service must run with its {@code drills-enabled} setting on,
+     * as {@code ./run-platform} and docker compose run it.
      */
     void slowDown(URI service, long perRecordMillis) throws IOException, InterruptedException {
         URI slowdown = service.resolve("/drills/slowdown");
@@ -105,10 +105,13 @@ final class PlatformProbe {
                         perRecordMillis == 0 ? slowdown : URI.create(slowdown + "?perRecordMillis=" + perRecordMillis))
                 .timeout(Duration.ofSeconds(10));
         request = perRecordMillis == 0 ? request.DELETE() : request.PUT(HttpRequest.BodyPublishers.noBody());
+        if (target.adminToken() != null) {
+            request.header("Authorization", "Bearer " + target.adminToken());
+        }
         HttpResponse<String> answer = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
         if (answer.statusCode() != 200) {
-            throw new IOException(
-                    slowdown + " answered " + answer.statusCode() + " (is drills-enabled on?): " + answer.body());
+            throw new IOException(slowdown + " answered " + answer.statusCode()
+                    + " (is drills-enabled on? is --admin-token-file right?): " + answer.body());
         }
     }
 

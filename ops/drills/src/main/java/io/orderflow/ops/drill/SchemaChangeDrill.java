@@ -77,7 +77,7 @@ public final class SchemaChangeDrill {
         OpenLoopLoad.Result load;
         try (OpenLoopLoad orders = new OpenLoopLoad(
                         target.orderService(), rate, 256, false, 1, OrderBodies.uniform(), placed::add);
-                KafkaProducer<String, byte[]> producer = OrderCreatedRecords.producer(target.bootstrapServers())) {
+                KafkaProducer<String, byte[]> producer = OrderCreatedRecords.producer(target.cluster())) {
             long start = System.nanoTime() + 500_000_000L;
             CompletableFuture<OpenLoopLoad.Result> done = orders.runInBackground(start, Duration.ZERO, duration);
             report.step(String.format(
@@ -170,8 +170,8 @@ public final class SchemaChangeDrill {
         Map<String, Map<String, String>> found = new HashMap<>();
         for (String group : groups) {
             Map<String, String> reasons = new LinkedHashMap<>();
-            for (ConsumerRecord<byte[], byte[]> record : TopicRecords.since(
-                    target.bootstrapServers(), deadLetterTopic(group), sinceMillis, Duration.ofSeconds(30))) {
+            for (ConsumerRecord<byte[], byte[]> record :
+                    TopicRecords.since(target.cluster(), deadLetterTopic(group), sinceMillis, Duration.ofSeconds(30))) {
                 String key = record.key() == null ? "" : new String(record.key(), StandardCharsets.UTF_8);
                 Header reason = record.headers().lastHeader(FailureHeaders.DEAD_LETTER_REASON);
                 if (orders.contains(key)) {

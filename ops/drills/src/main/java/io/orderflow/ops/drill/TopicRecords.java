@@ -1,5 +1,6 @@
 package io.orderflow.ops.drill;
 
+import io.orderflow.kafka.KafkaClientSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,13 +27,9 @@ final class TopicRecords {
      * @throws IllegalStateException if they cannot be read within {@code within}
      */
     static List<ConsumerRecord<byte[], byte[]>> since(
-            String bootstrapServers, String topic, long sinceMillis, Duration within) {
+            KafkaClientSettings cluster, String topic, long sinceMillis, Duration within) {
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
-                Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        bootstrapServers,
-                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                        false),
+                cluster.consumer(Map.of(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false)),
                 new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
@@ -64,11 +61,9 @@ final class TopicRecords {
     }
 
     /** Each partition's end offset (the offset its next record will get), by partition number. */
-    static Map<Integer, Long> endOffsets(String bootstrapServers, String topic) {
+    static Map<Integer, Long> endOffsets(KafkaClientSettings cluster, String topic) {
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
-                Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers),
-                new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
+                cluster.consumer(Map.of()), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
                     .map(info -> new TopicPartition(info.topic(), info.partition()))
                     .toList();

@@ -1,6 +1,7 @@
 package io.orderflow.ops.load;
 
 import io.orderflow.contracts.EventVersion;
+import io.orderflow.kafka.KafkaClientSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,10 +31,10 @@ final class DirectOrders implements AutoCloseable {
     private final LongAdder failed = new LongAdder();
     private final List<Thread> senders = new ArrayList<>();
 
-    DirectOrders(String bootstrapServers, int rate, Duration duration, EventVersionMix mix) {
+    DirectOrders(KafkaClientSettings cluster, int rate, Duration duration, EventVersionMix mix) {
         this.duration = duration;
         mix.direct().forEach((version, share) -> rates.put(version, rate * share));
-        this.producer = rates.isEmpty() ? null : OrderCreatedRecords.producer(bootstrapServers);
+        this.producer = rates.isEmpty() ? null : OrderCreatedRecords.producer(cluster);
     }
 
     /** Starts publishing at {@code startNanos} ({@link System#nanoTime()}). */

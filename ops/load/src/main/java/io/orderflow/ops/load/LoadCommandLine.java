@@ -6,6 +6,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -34,6 +35,9 @@ import picocli.CommandLine.TypeConversionException;
             ""
         })
 final class LoadCommandLine implements Callable<Integer> {
+
+    /** The load generator's user on a secured cluster: it may write {@code orders} and nothing else. */
+    static final String PRINCIPAL = "ops-load";
 
     @Spec
     private CommandSpec spec;
@@ -113,12 +117,9 @@ final class LoadCommandLine implements Callable<Integer> {
                     + " orders directly, as another producer would, and have no lifecycle (default: ${DEFAULT-VALUE})")
     private EventVersionMix eventVersions;
 
-    @Option(
-            names = "--bootstrap-servers",
-            paramLabel = "HOSTS",
-            defaultValue = LoadOptions.DEFAULT_BOOTSTRAP_SERVERS,
-            description = "the broker for the orders published directly (default: ${DEFAULT-VALUE})")
-    private String bootstrapServers;
+    /** The cluster for the orders published directly, as the principal {@value #PRINCIPAL}. */
+    @Mixin
+    private ClusterOptions cluster;
 
     @Option(
             names = {"-h", "--help"},
@@ -156,7 +157,7 @@ final class LoadCommandLine implements Callable<Integer> {
                     cancel,
                     maxInFlight,
                     eventVersions,
-                    bootstrapServers);
+                    cluster.cluster(PRINCIPAL));
         } catch (IllegalArgumentException e) { // a version mix that sends nothing through order-service at this rate
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }

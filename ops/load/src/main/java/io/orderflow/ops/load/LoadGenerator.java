@@ -46,7 +46,7 @@ public final class LoadGenerator {
         try (OrderLifecycles lifecycles =
                         new OrderLifecycles(options.url(), options.pay(), options.ship(), options.cancel());
                 DirectOrders direct = new DirectOrders(
-                        options.bootstrapServers(), options.rate(), options.duration(), options.eventVersions());
+                        options.cluster(), options.rate(), options.duration(), options.eventVersions());
                 OpenLoopLoad load = new OpenLoopLoad(
                         options.url(),
                         viaOrderService,

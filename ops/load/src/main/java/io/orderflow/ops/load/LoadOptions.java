@@ -1,5 +1,6 @@
 package io.orderflow.ops.load;
 
+import io.orderflow.kafka.KafkaClientSettings;
 import java.net.URI;
 import java.time.Duration;
 
@@ -8,8 +9,8 @@ import java.time.Duration;
  * {@code --duration}, {@code --customers} and the lifecycle mix {@code --pay}, {@code --ship}, {@code --cancel}
  * (probabilities: an accepted order is paid with probability {@code pay}; a paid order is shipped with probability
  * {@code ship}; an order not shipped is cancelled with probability {@code cancel}), {@code --max-in-flight}, and the
- * {@code OrderCreated} versions {@code --event-versions} with the broker {@code --bootstrap-servers} for those
- * order-service does not write.
+ * {@code OrderCreated} versions {@code --event-versions} with the cluster ({@code --bootstrap-servers}, {@code
+ * --command-config}) for those order-service does not write.
  */
 public record LoadOptions(
         URI url,
@@ -21,7 +22,7 @@ public record LoadOptions(
         double cancel,
         int maxInFlight,
         EventVersionMix eventVersions,
-        String bootstrapServers) {
+        KafkaClientSettings cluster) {
 
     /** The broker {@code --bootstrap-servers} names unless told otherwise. */
     public static final String DEFAULT_BOOTSTRAP_SERVERS = "localhost:9092";
@@ -46,7 +47,7 @@ public record LoadOptions(
                 cancel,
                 maxInFlight,
                 EventVersionMix.current(),
-                DEFAULT_BOOTSTRAP_SERVERS);
+                KafkaClientSettings.plaintext(DEFAULT_BOOTSTRAP_SERVERS));
     }
 
     public LoadOptions {

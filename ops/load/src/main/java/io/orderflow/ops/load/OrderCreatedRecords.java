@@ -9,6 +9,7 @@ import io.orderflow.contracts.EventVersion;
 import io.orderflow.contracts.Topics;
 import io.orderflow.contracts.order.OrderCreated;
 import io.orderflow.contracts.order.OrderLine;
+import io.orderflow.kafka.KafkaClientSettings;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -74,15 +75,10 @@ public final class OrderCreatedRecords {
     }
 
     /** An idempotent producer with {@code acks=all}, as the relay's. */
-    public static KafkaProducer<String, byte[]> producer(String bootstrapServers) {
+    public static KafkaProducer<String, byte[]> producer(KafkaClientSettings cluster) {
         return new KafkaProducer<>(
-                Map.of(
-                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        bootstrapServers,
-                        ProducerConfig.ACKS_CONFIG,
-                        "all",
-                        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
-                        true),
+                cluster.producer(
+                        Map.of(ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true)),
                 new StringSerializer(),
                 new ByteArraySerializer());
     }

@@ -30,7 +30,11 @@ class LoadCommandLineTest {
                 assertThat(flat)
                         .as(option.longestName())
                         .contains(option.longestName())
-                        .contains("(default:" + option.defaultValue() + ")");
+                        // An option without a default value (--command-config) says what it falls back to instead.
+                        .contains(
+                                option.defaultValue() == null
+                                        ? "(default:"
+                                        : "(default:" + option.defaultValue() + ")");
             }
         }
         assertThat(out.toString())

@@ -12,6 +12,7 @@ import io.orderflow.contracts.EventCodec;
 import io.orderflow.contracts.EventEnvelope;
 import io.orderflow.contracts.EventVersion;
 import io.orderflow.contracts.Topics;
+import io.orderflow.kafka.KafkaClientSettings;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -188,7 +189,7 @@ class LoadGeneratorTest {
                     0,
                     64,
                     EventVersionMix.parse("1.0:0.25,2.0:0.25,1.1:0.5"),
-                    bootstrap);
+                    KafkaClientSettings.plaintext(bootstrap));
 
             boolean clean = LoadGenerator.run(options, new PrintStream(output, true, StandardCharsets.UTF_8));
 

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.orderflow.contracts.EventCatalog;
 import io.orderflow.contracts.EventCodec;
 import io.orderflow.contracts.Topics;
+import io.orderflow.kafka.KafkaClientSettings;
 import io.orderflow.ops.drill.BrokerFailureDrill;
 import io.orderflow.ops.drill.CrashConsumerDrill;
 import io.orderflow.ops.drill.DrillReport;
@@ -107,7 +108,9 @@ class PlatformOnApacheKafkaTest {
                 0,
                 0,
                 LaunchOptions.Tracing.OFF,
-                kafka.bootstrapServers());
+                kafka.bootstrapServers(),
+                LaunchOptions.Security.PLAINTEXT,
+                null);
         platform = LocalPlatform.start(PostgresConfiguration.embedded(), options);
     }
 
@@ -136,7 +139,8 @@ class PlatformOnApacheKafkaTest {
                 service("notification-service"),
                 service("analytics-service"),
                 service("lag-monitor"),
-                platform.bootstrapServers());
+                KafkaClientSettings.plaintext(platform.bootstrapServers()),
+                null);
     }
 
     /**
