@@ -3,7 +3,9 @@ package io.orderflow.analytics;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
 
 import io.orderflow.contracts.EventCodec;
 import io.orderflow.contracts.order.OrderCancelled;
@@ -18,12 +20,14 @@ import io.orderflow.testing.quarkus.ServiceDatabaseResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.specification.RequestSpecification;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,6 +44,9 @@ import org.junit.jupiter.api.Test;
 class AnalyticsConsumerTest {
 
     private static final Duration WITHIN = Duration.ofSeconds(30);
+
+    @ConfigProperty(name = "orderflow.admin.token")
+    String adminToken;
 
     private final EventCodec codec = new EventCodec();
     private final Instant hour = Instant.parse("2020-01-01T00:00:00Z")
@@ -130,16 +137,45 @@ class AnalyticsConsumerTest {
                 .body("field", equalTo("to"));
     }
 
+    /** A request to the drills' switch, an admin endpoint: it carries the admin token. */
+    private RequestSpecification admin() {
+        return given().header("Authorization", "Bearer " + adminToken);
+    }
+
     /** The drills' switch answers with the slowdown it set, refuses a bad one naming the field, and is undone. */
     @Test
     void theDrillSwitchSetsAndClearsTheSlowdownAndRefusesABadOne() {
-        given().put("/drills/slowdown?perRecordMillis=-1")
+        admin().put("/drills/slowdown?perRecordMillis=-1")
                 .then()
                 .statusCode(400)
                 .contentType("application/problem+json")
                 .body("field", equalTo("perRecordMillis"));
-        given().put("/drills/slowdown").then().statusCode(400).body("field", equalTo("perRecordMillis"));
-        given().put("/drills/slowdown?perRecordMillis=5").then().statusCode(200).body("perRecordMillis", equalTo(5));
-        given().delete("/drills/slowdown").then().statusCode(200).body("perRecordMillis", equalTo(0));
+        admin().put("/drills/slowdown").then().statusCode(400).body("field", equalTo("perRecordMillis"));
+        admin().put("/drills/slowdown?perRecordMillis=5").then().statusCode(200).body("perRecordMillis", equalTo(5));
+        admin().delete("/drills/slowdown").then().statusCode(200).body("perRecordMillis", equalTo(0));
+    }
+
+    /**
+     * The drills' switch is an admin endpoint: without the admin token, or with another, each of its requests is refused
+     * with 401, the challenge and a problem naming where the token comes from, before the switch is thrown.
+     */
+    @Test
+    void theDrillSwitchRefusesRequestsWithoutTheAdminToken() {
+        var refused = List.of(
+                given().put("/drills/slowdown?perRecordMillis=5000"),
+                given().delete("/drills/slowdown"),
+                given().header("Authorization", "Bearer not-the-token").put("/drills/slowdown?perRecordMillis=5000"),
+                given().header("Authorization", "Basic " + adminToken).delete("/drills/slowdown"));
+        for (var response : refused) {
+            response.then()
+                    .statusCode(401)
+                    .header("WWW-Authenticate", "Bearer realm=\"orderflow-admin\"")
+                    .contentType("application/problem+json")
+                    .body("status", equalTo(401))
+                    .body("detail", containsString("orderflow.admin.token"))
+                    .body("detail", not(containsString(adminToken)))
+                    .body("detail", not(containsString("not-the-token")));
+        }
+        admin().delete("/drills/slowdown").then().statusCode(200).body("perRecordMillis", equalTo(0));
     }
 }

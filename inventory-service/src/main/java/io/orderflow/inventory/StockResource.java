@@ -1,5 +1,6 @@
 package io.orderflow.inventory;
 
+import io.orderflow.consumer.quarkus.AdminOperation;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.PUT;
@@ -19,7 +20,8 @@ import javax.sql.DataSource;
 /**
  * {@code GET /inventory/{sku}}: on hand, reserved and available; {@code PUT /inventory/{sku}} with
  * {@code {"onHand": n}} sets what is on hand (an admin adjustment; it cannot go below what is reserved). Errors are
- * {@code application/problem+json} naming the field.
+ * {@code application/problem+json} naming the field. The adjustment is an {@link AdminOperation}: it needs
+ * {@code Authorization: Bearer <orderflow.admin.token>} (401 without it, 403 while no token is set); reading is open.
  */
 @Path("/inventory/{sku}")
 @Produces(MediaType.APPLICATION_JSON)
@@ -54,6 +56,7 @@ public class StockResource {
     }
 
     @PUT
+    @AdminOperation
     @Consumes(MediaType.APPLICATION_JSON)
     public Response set(@PathParam("sku") String sku, Adjustment adjustment) throws SQLException {
         if (adjustment == null || adjustment.onHand() == null || adjustment.onHand() < 0) {

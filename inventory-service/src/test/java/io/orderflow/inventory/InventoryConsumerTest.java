@@ -20,6 +20,7 @@ import io.orderflow.testing.quarkus.ServiceDatabaseResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.specification.RequestSpecification;
 import jakarta.inject.Inject;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -38,6 +39,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -57,6 +59,9 @@ class InventoryConsumerTest {
 
     @Inject
     DataSource dataSource;
+
+    @ConfigProperty(name = "orderflow.admin.token")
+    String adminToken;
 
     private final EventCodec codec = new EventCodec();
     private OrderEventsProducer producer;
@@ -80,8 +85,13 @@ class InventoryConsumerTest {
         return name + "-" + run;
     }
 
+    /** A request to an admin endpoint (stock adjustment, drill switch): it carries the admin token. */
+    private RequestSpecification admin() {
+        return given().header("Authorization", "Bearer " + adminToken);
+    }
+
     private void stock(String sku, int onHand) {
-        given().contentType("application/json")
+        admin().contentType("application/json")
                 .body(Map.of("onHand", onHand))
                 .put("/inventory/" + sku)
                 .then()
@@ -332,7 +342,7 @@ class InventoryConsumerTest {
                 .statusCode(404)
                 .contentType("application/problem+json")
                 .body("field", equalTo("sku"));
-        given().contentType("application/json")
+        admin().contentType("application/json")
                 .body(Map.of("onHand", -1))
                 .put("/inventory/" + sku("negative"))
                 .then()
@@ -387,16 +397,16 @@ class InventoryConsumerTest {
      */
     @Test
     void theDrillSwitchSlowsTheConsumerDownAndIsUndone() throws Exception {
-        given().put("/drills/slowdown?perRecordMillis=-1")
+        admin().put("/drills/slowdown?perRecordMillis=-1")
                 .then()
                 .statusCode(400)
                 .contentType("application/problem+json")
                 .body("field", equalTo("perRecordMillis"));
-        given().put("/drills/slowdown?perRecordMillis=x")
+        admin().put("/drills/slowdown?perRecordMillis=x")
                 .then()
                 .statusCode(400)
                 .body("field", equalTo("perRecordMillis"));
-        given().put("/drills/slowdown?perRecordMillis=400")
+        admin().put("/drills/slowdown?perRecordMillis=400")
                 .then()
                 .statusCode(200)
                 .body("perRecordMillis", equalTo(400));
@@ -409,7 +419,7 @@ class InventoryConsumerTest {
             await().atMost(WITHIN).until(() -> level(sku("slow"))[1] == 5);
             assertThat(Duration.ofNanos(System.nanoTime() - sent)).isGreaterThanOrEqualTo(Duration.ofSeconds(2));
         } finally {
-            given().delete("/drills/slowdown").then().statusCode(200).body("perRecordMillis", equalTo(0));
+            admin().delete("/drills/slowdown").then().statusCode(200).body("perRecordMillis", equalTo(0));
         }
     }
 }

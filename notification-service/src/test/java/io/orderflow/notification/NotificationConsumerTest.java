@@ -17,11 +17,13 @@ import io.orderflow.testing.quarkus.ServiceDatabaseResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.specification.RequestSpecification;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,6 +41,9 @@ import org.junit.jupiter.api.Test;
 class NotificationConsumerTest {
 
     private static final Duration WITHIN = Duration.ofSeconds(30);
+
+    @ConfigProperty(name = "orderflow.admin.token")
+    String adminToken;
 
     private final EventCodec codec = new EventCodec();
     private final String run = UUID.randomUUID().toString().substring(0, 8);
@@ -179,16 +184,21 @@ class NotificationConsumerTest {
                 .body("field", equalTo("orderId"));
     }
 
+    /** A request to the drills' switch, an admin endpoint: it carries the admin token. */
+    private RequestSpecification admin() {
+        return given().header("Authorization", "Bearer " + adminToken);
+    }
+
     /** The drills' switch answers with the slowdown it set, refuses a bad one naming the field, and is undone. */
     @Test
     void theDrillSwitchSetsAndClearsTheSlowdownAndRefusesABadOne() {
-        given().put("/drills/slowdown?perRecordMillis=-1")
+        admin().put("/drills/slowdown?perRecordMillis=-1")
                 .then()
                 .statusCode(400)
                 .contentType("application/problem+json")
                 .body("field", equalTo("perRecordMillis"));
-        given().put("/drills/slowdown").then().statusCode(400).body("field", equalTo("perRecordMillis"));
-        given().put("/drills/slowdown?perRecordMillis=5").then().statusCode(200).body("perRecordMillis", equalTo(5));
-        given().delete("/drills/slowdown").then().statusCode(200).body("perRecordMillis", equalTo(0));
+        admin().put("/drills/slowdown").then().statusCode(400).body("field", equalTo("perRecordMillis"));
+        admin().put("/drills/slowdown?perRecordMillis=5").then().statusCode(200).body("perRecordMillis", equalTo(5));
+        admin().delete("/drills/slowdown").then().statusCode(200).body("perRecordMillis", equalTo(0));
     }
 }

@@ -10,9 +10,12 @@ import jakarta.ws.rs.core.Response;
 /**
  * {@code PUT /drills/slowdown?perRecordMillis=N} makes a consuming service a slow consumer of {@code orders} (N ms per
  * record before each batch) and {@code DELETE /drills/slowdown} gives it its speed back: the {@code slow-consumer}
- * drill's switch, answered by {@link SlowdownSwitch}. 404 unless {@code orderflow.consumer.drills-enabled=true}.
+ * drill's switch, answered by {@link SlowdownSwitch}. 404 unless {@code orderflow.consumer.drills-enabled=true}. Both
+ * are {@link AdminOperation}s: without the admin token {@link AdminTokenFilter} refuses them first (401, or 403 while
+ * {@code orderflow.admin.token} is not set).
  */
 @Path("/drills/slowdown")
+@AdminOperation
 public class DrillResource {
 
     static final String ENABLED_KEY = "orderflow.consumer.drills-enabled";
