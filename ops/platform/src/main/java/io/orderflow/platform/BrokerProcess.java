@@ -37,12 +37,19 @@ final class BrokerProcess implements AutoCloseable {
             OrderflowBrokerLauncher.onClasspath(System.getProperty("java.class.path"), List.of("-Xmx512m"), List.of());
 
     private final RunningBroker broker;
+    private final OrderflowBrokerLauncher.Listener listener; // null: PLAINTEXT
     private final Path dataDirectory;
     private final Path logFile;
     private final Path pidFile;
 
-    private BrokerProcess(RunningBroker broker, Path dataDirectory, Path logFile, Path pidFile) {
+    private BrokerProcess(
+            RunningBroker broker,
+            OrderflowBrokerLauncher.Listener listener,
+            Path dataDirectory,
+            Path logFile,
+            Path pidFile) {
         this.broker = broker;
+        this.listener = listener;
         this.dataDirectory = dataDirectory;
         this.logFile = logFile;
         this.pidFile = pidFile;
@@ -50,16 +57,28 @@ final class BrokerProcess implements AutoCloseable {
 
     /**
      * Starts the broker on {@code port} and {@code metricsPort} (0: a free one) with its log in {@code dataDirectory},
-     * its output in {@code logFile}; returns once it is ready.
+     * its output in {@code logFile}, listening through {@code listener} ({@code null}: PLAINTEXT); returns once it is
+     * ready.
      *
      * @throws ServiceStartException naming the ports and directory if it exits or is not ready in time
      */
-    static BrokerProcess start(Path dataDirectory, int port, int metricsPort, Path logFile, Path pidFile) {
+    static BrokerProcess start(
+            Path dataDirectory,
+            int port,
+            int metricsPort,
+            Path logFile,
+            Path pidFile,
+            OrderflowBrokerLauncher.Listener listener) {
         OrderflowBrokerLauncher.Addresses addresses =
                 new OrderflowBrokerLauncher.Addresses(LISTEN_HOST, port, ADVERTISED_HOST, metricsPort);
         try {
+            OrderflowBrokerLauncher launcher = listener == null ? LAUNCHER : LAUNCHER.withListener(listener);
             return new BrokerProcess(
-                    LAUNCHER.start(addresses, dataDirectory, logFile, pidFile), dataDirectory, logFile, pidFile);
+                    launcher.start(addresses, dataDirectory, logFile, pidFile),
+                    listener,
+                    dataDirectory,
+                    logFile,
+                    pidFile);
         } catch (ServiceStartException e) {
             throw new ServiceStartException(
                     "The log broker did not start on " + LISTEN_HOST + " (Kafka port " + describe(port)
@@ -77,7 +96,7 @@ final class BrokerProcess implements AutoCloseable {
         if (broker.isAlive()) {
             throw new IllegalStateException(NAME + " is running (pid " + broker.pid() + ")");
         }
-        return start(dataDirectory, port(), metricsPort(), logFile, pidFile);
+        return start(dataDirectory, port(), metricsPort(), logFile, pidFile, listener);
     }
 
     int port() {

@@ -16,6 +16,9 @@ import java.nio.file.Path;
  *     fast from the first requests on two cores, at a lower peak than C2's
  * @param warmUps whether the services run their warm-ups before they report ready (order-service's {@code WarmUp},
  *     the consumers' {@code ConsumerWarmUp}); without, they are ready sooner and slow in their first seconds
+ * @param security how our broker's listener is secured ({@link Security#SASL_SSL} by default on the command line)
+ * @param kafkaCommandConfig on a Kafka cluster given by {@code --bootstrap-servers}, the client properties every part
+ *     connects with ({@code --command-config}; null: PLAINTEXT)
  */
 public record LaunchOptions(
         boolean help,
@@ -33,7 +36,18 @@ public record LaunchOptions(
         int relayPort,
         int consumerPortsFrom,
         Tracing tracing,
-        String kafkaBootstrapServers) {
+        String kafkaBootstrapServers,
+        Security security,
+        Path kafkaCommandConfig) {
+
+    /**
+     * Our broker's one listener: SASL_SSL (TLS, a SCRAM login per part, ACLs; {@link PlatformSecrets}) or PLAINTEXT
+     * (anyone who reaches the port may do anything, as a Kafka broker with no security configured).
+     */
+    public enum Security {
+        SASL_SSL,
+        PLAINTEXT
+    }
 
     /**
      * Where the services export their spans: over OTLP to {@code endpoint} with {@code protocol} ({@code grpc} or
@@ -90,6 +104,8 @@ public record LaunchOptions(
                 DEFAULT_RELAY_PORT,
                 DEFAULT_CONSUMER_PORTS_FROM,
                 Tracing.OFF,
+                null,
+                Security.PLAINTEXT,
                 null);
     }
 

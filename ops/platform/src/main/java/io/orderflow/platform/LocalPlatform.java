@@ -3,11 +3,14 @@ package io.orderflow.platform;
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetup;
 import io.orderflow.contracts.Topics;
+import io.orderflow.kafka.KafkaClientSettings;
 import io.orderflow.postgres.EmbeddedMode;
 import io.orderflow.postgres.LocalPostgres;
 import io.orderflow.postgres.PostgresConfiguration;
 import io.orderflow.postgres.PostgresDatabase;
 import io.orderflow.process.ServiceProcess;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,8 +22,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.clients.admin.UserScramCredentialAlteration;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.common.errors.TopicExistsException;
 
 /**
@@ -75,6 +81,7 @@ public final class LocalPlatform implements AutoCloseable {
     private final List<PostgresDatabase> databases;
     private final List<Slot> slots;
     private final GreenMail smtp;
+    private final Access access;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private LocalPlatform(
@@ -83,8 +90,10 @@ public final class LocalPlatform implements AutoCloseable {
             LocalPostgres postgres,
             List<PostgresDatabase> databases,
             GreenMail smtp,
-            List<Slot> slots) {
+            List<Slot> slots,
+            Access access) {
         this.broker = broker;
+        this.access = access;
         this.bootstrapServers = bootstrapServers;
         this.postgres = postgres;
         this.databases = databases;
@@ -105,21 +114,27 @@ public final class LocalPlatform implements AutoCloseable {
     }
 
     public static LocalPlatform start(PostgresConfiguration configuration, LaunchOptions options) {
-        BrokerProcess broker = options.externalKafka() ? null : startBroker(options);
+        PlatformSecrets secrets = openSecrets(options);
+        boolean secured = !options.externalKafka() && options.security() == LaunchOptions.Security.SASL_SSL;
+        BrokerProcess broker = options.externalKafka() ? null : startBroker(options, secured ? secrets : null);
         String bootstrapServers = broker == null ? options.kafkaBootstrapServers() : broker.bootstrapServers();
+        Access access = new Access(secrets, secured, options.externalKafka() ? options.kafkaCommandConfig() : null);
         try {
+            if (secured) {
+                authorize(access.launcher(bootstrapServers), secrets);
+            }
             LocalPostgres postgres = LocalPostgres.start(
                     configuration, options.postgresDirectory(), options.postgresPort(), EmbeddedMode.KEPT);
             try {
                 List<PostgresDatabase> databases =
                         SERVICES.stream().map(postgres::database).toList();
                 if (!options.services()) {
-                    return new LocalPlatform(broker, bootstrapServers, postgres, databases, null, List.of());
+                    return new LocalPlatform(broker, bootstrapServers, postgres, databases, null, List.of(), access);
                 }
                 GreenMail smtp = startSmtp();
                 try {
-                    List<Slot> services = startServices(options, bootstrapServers, databases, smtp);
-                    return new LocalPlatform(broker, bootstrapServers, postgres, databases, smtp, services);
+                    List<Slot> services = startServices(options, bootstrapServers, access, databases, smtp);
+                    return new LocalPlatform(broker, bootstrapServers, postgres, databases, smtp, services, access);
                 } catch (RuntimeException e) {
                     smtp.stop();
                     throw e;
@@ -136,6 +151,71 @@ public final class LocalPlatform implements AutoCloseable {
         }
     }
 
+    private static PlatformSecrets openSecrets(LaunchOptions options) {
+        Path dir = PlatformSecrets.beside(options.postgresDirectory());
+        try {
+            return PlatformSecrets.open(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot make or read the platform's secrets in " + dir + ": " + e, e);
+        }
+    }
+
+    /**
+     * How each part reaches the cluster: as its own principal on our SASL_SSL broker, with the {@code --command-config}
+     * properties on a Kafka cluster given by {@code --bootstrap-servers}, or over PLAINTEXT; and each service's
+     * configuration file with those settings and the admin endpoints' token.
+     */
+    private record Access(PlatformSecrets secrets, boolean secured, Path commandConfig) {
+
+        /** {@code principal}'s client security settings, beyond {@code bootstrap.servers}. */
+        Map<String, String> security(String principal) {
+            if (secured) {
+                return secrets.clientSecurity(principal);
+            }
+            Map<String, String> given = new java.util.HashMap<>(
+                    KafkaClientSettings.fromFile("-", commandConfig).asMap());
+            given.remove("bootstrap.servers");
+            return given;
+        }
+
+        KafkaClientSettings launcher(String bootstrapServers) {
+            return secured
+                    ? secrets.client(PlatformPrincipals.ADMIN, bootstrapServers)
+                    : KafkaClientSettings.fromFile(bootstrapServers, commandConfig);
+        }
+
+        /** {@code instance}'s configuration file, as {@code quarkus.config.locations} takes it. */
+        String serviceConfiguration(String instance) {
+            try {
+                return secrets.serviceConfiguration(instance, security(instance))
+                        .toUri()
+                        .toString();
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot write " + instance + "'s configuration: " + e, e);
+            }
+        }
+    }
+
+    /**
+     * Sets every principal's password on the broker (so that a password made anew takes effect) and grants each its
+     * ACLs ({@link PlatformPrincipals}); both are idempotent, so this runs on every start.
+     */
+    private static void authorize(KafkaClientSettings launcher, PlatformSecrets secrets) {
+        try (Admin admin = Admin.create(launcher.admin(Map.of()))) {
+            List<UserScramCredentialAlteration> passwords = new ArrayList<>();
+            secrets.servicePasswords()
+                    .forEach((principal, password) -> passwords.add(new UserScramCredentialUpsertion(
+                            principal, new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 8192), password)));
+            admin.alterUserScramCredentials(passwords).all().get(30, TimeUnit.SECONDS);
+            admin.createAcls(PlatformPrincipals.acls()).all().get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("Cannot set the principals' passwords and ACLs on the broker: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while setting the principals' passwords and ACLs", e);
+        }
+    }
+
     /**
      * order-service and its outbox-relay, then inventory-service and the outbox-relay of its outcomes, then
      * notification-service and analytics-service, then the lag monitor, each as its own process; the {@code orders} and {@code inventory}
@@ -143,8 +223,12 @@ public final class LocalPlatform implements AutoCloseable {
      * single one. If one fails to start, the ones started are stopped.
      */
     private static List<Slot> startServices(
-            LaunchOptions options, String bootstrapServers, List<PostgresDatabase> databases, GreenMail smtp) {
-        createTopics(bootstrapServers, Topics.ORDERS, Topics.INVENTORY);
+            LaunchOptions options,
+            String bootstrapServers,
+            Access access,
+            List<PostgresDatabase> databases,
+            GreenMail smtp) {
+        createTopics(access.launcher(bootstrapServers), Topics.ORDERS, Topics.INVENTORY);
         Path logs = PlatformState.logs(options.postgresDirectory());
         List<Slot> slots = List.of(
                 new Slot(
@@ -198,6 +282,11 @@ public final class LocalPlatform implements AutoCloseable {
                         "lag-monitor",
                         service(options, "lag-monitor", "lag-monitor", options.consumerPort(4), logs)
                                 .property("kafka.bootstrap.servers", bootstrapServers)));
+        for (Slot slot : slots) {
+            if (!slot.instance.equals("order-service")) { // it reaches no broker and has no admin endpoint
+                slot.builder.property("quarkus.config.locations", access.serviceConfiguration(slot.instance));
+            }
+        }
         List<Slot> started = new ArrayList<>();
         try {
             for (Slot slot : slots) {
@@ -283,8 +372,8 @@ public final class LocalPlatform implements AutoCloseable {
         return options.applications().resolve(module).resolve("quarkus-run.jar");
     }
 
-    private static void createTopics(String bootstrapServers, String... names) {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+    private static void createTopics(KafkaClientSettings launcher, String... names) {
+        try (Admin admin = Admin.create(launcher.admin(Map.of()))) {
             for (String name : names) {
                 try {
                     // -1: the cluster's default replication factor (1 on our broker, 3 on compose's Kafka cluster).
@@ -302,14 +391,20 @@ public final class LocalPlatform implements AutoCloseable {
         }
     }
 
-    private static BrokerProcess startBroker(LaunchOptions options) {
+    /** Our broker, with the SASL_SSL listener of {@code secrets}, or PLAINTEXT when that is null. */
+    private static BrokerProcess startBroker(LaunchOptions options, PlatformSecrets secrets) {
         Path logs = PlatformState.logs(options.postgresDirectory());
-        return BrokerProcess.start(
-                options.brokerDirectory(),
-                options.brokerPort(),
-                options.metricsPort(),
-                logs.resolve(BrokerProcess.NAME + ".log"),
-                logs.resolve(BrokerProcess.NAME + ".pid"));
+        try {
+            return BrokerProcess.start(
+                    options.brokerDirectory(),
+                    options.brokerPort(),
+                    options.metricsPort(),
+                    logs.resolve(BrokerProcess.NAME + ".log"),
+                    logs.resolve(BrokerProcess.NAME + ".pid"),
+                    secrets == null ? null : secrets.brokerListener());
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read the broker's certificates: " + e, e);
+        }
     }
 
     /** The broker's current process; empty when the platform runs on an external Kafka cluster. */
@@ -320,6 +415,28 @@ public final class LocalPlatform implements AutoCloseable {
     /** What Kafka clients put in {@code bootstrap.servers}: our broker with the port actually bound, or the cluster's. */
     public String bootstrapServers() {
         return bootstrapServers;
+    }
+
+    /** True when our broker's listener is SASL_SSL, with a principal and ACLs per part. */
+    public boolean secured() {
+        return access.secured();
+    }
+
+    /** How {@code principal} ({@link PlatformPrincipals}) reaches the broker: as itself on a secured one. */
+    public KafkaClientSettings cluster(String principal) {
+        return access.secured()
+                ? access.secrets().client(principal, bootstrapServers)
+                : access.launcher(bootstrapServers);
+    }
+
+    /** The folder of the secrets: certificates, passwords, client properties, the admin token. */
+    public Path secretsDirectory() {
+        return access.secrets().directory();
+    }
+
+    /** The services' admin endpoints' bearer token. */
+    public String adminToken() {
+        return access.secrets().adminToken();
     }
 
     /** The services' current processes, in start order (empty with {@code --no-services}). */

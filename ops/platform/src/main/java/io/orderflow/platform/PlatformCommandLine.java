@@ -164,6 +164,26 @@ final class PlatformCommandLine implements Callable<Integer> {
                     + " the --broker-* and --metrics-port options are then unused (default: none, our broker)")
     private String kafkaBootstrapServers;
 
+    @Option(
+            names = "--command-config",
+            paramLabel = "FILE",
+            description = "with --bootstrap-servers: the Kafka client properties every part connects with"
+                    + " (security.protocol, sasl.*, ssl.*), as the Kafka CLI tools take them (default: none,"
+                    + " PLAINTEXT)")
+    private Path kafkaCommandConfig;
+
+    @Option(
+            names = "--security",
+            paramLabel = "MODE",
+            defaultValue = "sasl_ssl",
+            converter = SecurityMode.class,
+            description = {
+                "our broker's listener: sasl_ssl (TLS, a SCRAM-SHA-512 login and least-privilege ACLs for each part;"
+                        + " the secrets are made under .orderflow/secrets) or plaintext (open to anyone who reaches"
+                        + " the port) (default: ${DEFAULT-VALUE})"
+            })
+    private LaunchOptions.Security security;
+
     @Option(names = "--no-services", description = "start only the broker and PostgreSQL (default: the services too)")
     private boolean noServices;
 
@@ -263,6 +283,12 @@ final class PlatformCommandLine implements Callable<Integer> {
         requireDistinct("--broker-port", brokerPort, "--postgres-port", postgresPort);
         requireDistinct("--metrics-port", metricsPort, "--postgres-port", postgresPort);
         requireDistinct("--order-service-port", orderServicePort, "--relay-port", relayPort);
+        if (kafkaCommandConfig != null && kafkaBootstrapServers == null) {
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "'--command-config' configures the clients of a Kafka cluster given by '--bootstrap-servers'; our"
+                            + " broker's security is '--security'.");
+        }
         for (int infrastructurePort : new int[] {brokerPort, metricsPort, postgresPort}) {
             requireDistinct(
                     "--order-service-port", orderServicePort, "a broker or PostgreSQL port", infrastructurePort);
@@ -298,7 +324,21 @@ final class PlatformCommandLine implements Callable<Integer> {
                 otlpEndpoint == null
                         ? LaunchOptions.Tracing.OFF
                         : new LaunchOptions.Tracing(otlpEndpoint, otlpProtocol),
-                kafkaBootstrapServers);
+                kafkaBootstrapServers,
+                security,
+                kafkaCommandConfig);
+    }
+
+    /** {@code sasl_ssl} or {@code plaintext}, in either case. */
+    static final class SecurityMode implements ITypeConverter<LaunchOptions.Security> {
+        @Override
+        public LaunchOptions.Security convert(String value) {
+            try {
+                return LaunchOptions.Security.valueOf(value.trim().toUpperCase(java.util.Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException("'" + value + "' is not sasl_ssl or plaintext");
+            }
+        }
     }
 
     private void requireDistinct(String option, int port, String otherOption, int otherPort) {

@@ -16,6 +16,10 @@ final class StartupReport {
         report.append('\n');
         renderPostgres(report, platform);
         renderServices(report, platform);
+        report.append("\nSecrets  ")
+                .append(platform.secretsDirectory())
+                .append("  (owner-only: certificates, passwords, clients/PRINCIPAL.properties; admin-token is the"
+                        + " bearer token of PUT /inventory/{sku} and the drill switches)\n");
         return report.toString();
     }
 
@@ -30,6 +34,17 @@ final class StartupReport {
                                     report,
                                     "bootstrap",
                                     platform.bootstrapServers() + "  (bootstrap.servers for any Kafka client)");
+                            row(
+                                    report,
+                                    "security",
+                                    platform.secured()
+                                            ? "SASL_SSL: TLS, a SCRAM-SHA-512 login and ACLs per part; a client's"
+                                                    + " settings: --command-config "
+                                                    + platform.secretsDirectory()
+                                                            .resolve("clients")
+                                                            .resolve("admin.properties")
+                                            : "PLAINTEXT: anyone who reaches the port may do anything (--security"
+                                                    + " plaintext)");
                             row(report, "metrics", broker.http("/metrics") + "  (Prometheus)");
                             row(report, "health", broker.http("/health").toString());
                             row(report, "data", broker.dataDirectory().toAbsolutePath() + "  (kept across restarts)");

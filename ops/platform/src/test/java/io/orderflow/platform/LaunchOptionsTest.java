@@ -39,6 +39,8 @@ class LaunchOptionsTest {
                 18081,
                 18082,
                 LaunchOptions.Tracing.OFF,
+                null,
+                LaunchOptions.Security.SASL_SSL,
                 null);
 
         assertThat(LaunchOptions.parse(
@@ -81,6 +83,20 @@ class LaunchOptionsTest {
         assertThat(LaunchOptions.parse("--no-aot-cache").aotCaches()).isFalse();
         assertThat(LaunchOptions.parse("--full-jit").quickJit()).isFalse();
         assertThat(LaunchOptions.parse("--no-warm-up").warmUps()).isFalse();
+    }
+
+    @Test
+    void theBrokerIsSaslSslUnlessToldPlaintextAndCommandConfigNeedsAKafkaCluster() {
+        assertThat(LaunchOptions.parse().security()).isEqualTo(LaunchOptions.Security.SASL_SSL);
+        assertThat(LaunchOptions.parse("--security", "plaintext").security())
+                .isEqualTo(LaunchOptions.Security.PLAINTEXT);
+        assertThat(LaunchOptions.parse("--bootstrap-servers", "kafka:9093", "--command-config", "/etc/admin.properties")
+                        .kafkaCommandConfig())
+                .isEqualTo(Path.of("/etc/admin.properties"));
+        assertThatThrownBy(() -> LaunchOptions.parse("--security", "ssl"))
+                .hasMessageContaining("'ssl' is not sasl_ssl or plaintext");
+        assertThatThrownBy(() -> LaunchOptions.parse("--command-config", "/etc/admin.properties"))
+                .hasMessageContaining("'--command-config' configures the clients of a Kafka cluster");
     }
 
     @Test

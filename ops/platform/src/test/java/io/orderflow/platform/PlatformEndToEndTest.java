@@ -1,6 +1,7 @@
 package io.orderflow.platform;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,6 +11,7 @@ import io.orderflow.contracts.EventCatalog;
 import io.orderflow.contracts.EventCodec;
 import io.orderflow.contracts.EventEnvelope;
 import io.orderflow.contracts.Topics;
+import io.orderflow.kafka.KafkaClientSettings;
 import io.orderflow.ops.drill.BrokerFailureDrill;
 import io.orderflow.ops.drill.CrashConsumerDrill;
 import io.orderflow.ops.drill.DrillReport;
@@ -32,6 +34,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -48,12 +51,19 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -235,13 +245,82 @@ class PlatformEndToEndTest {
                 service("notification-service"),
                 service("analytics-service"),
                 service("lag-monitor"),
-                state.broker().bootstrapServers());
+                cluster(DrillTarget.PRINCIPAL),
+                adminToken());
     }
 
     /**
      * {@code ops/bin/drill duplicate-event}'s short version on the running platform: the same event twice and a batch
      * re-sent, one effect everywhere, every copy counted as a duplicate by each group.
      */
+    /**
+     * Security as the platform starts by default: the broker takes SASL_SSL logins only, each part is its own
+     * principal with only its ACLs (the load generator may write {@code orders} but not read it; inventory-service
+     * may read it but not write it), a wrong password is refused, the secrets are readable by their owner only, and
+     * the stock adjustment wants the admin token.
+     */
+    @Test
+    @Order(2)
+    void everyPartIsItsOwnPrincipalWithOnlyItsAclsAndAdminEndpointsWantTheToken() throws Exception {
+        String bootstrap = state.broker().bootstrapServers();
+        try (Admin plaintext = Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 4000,
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2000))) {
+            assertThatThrownBy(() -> plaintext.listTopics().names().get())
+                    .as("a PLAINTEXT client on the SASL_SSL port")
+                    .hasCauseInstanceOf(org.apache.kafka.common.errors.TimeoutException.class);
+        }
+        Map<String, Object> oneTry = Map.of(
+                ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15000, ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10000);
+        try (KafkaConsumer<String, byte[]> load = new KafkaConsumer<>(
+                cluster("ops-load").consumer(oneTry), new StringDeserializer(), new ByteArrayDeserializer())) {
+            TopicPartition first = new TopicPartition(Topics.ORDERS, 0);
+            load.assign(List.of(first));
+            load.seekToBeginning(List.of(first));
+            assertThatThrownBy(() -> load.poll(Duration.ofSeconds(10)))
+                    .isInstanceOf(org.apache.kafka.common.errors.TopicAuthorizationException.class);
+        }
+        try (KafkaProducer<String, byte[]> inventory = new KafkaProducer<>(
+                cluster("inventory-service").producer(Map.of(ProducerConfig.MAX_BLOCK_MS_CONFIG, 15000)),
+                new StringSerializer(),
+                new ByteArraySerializer())) {
+            assertThatThrownBy(() -> inventory
+                            .send(new ProducerRecord<>(Topics.ORDERS, "forged", new byte[] {1}))
+                            .get(30, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(org.apache.kafka.common.errors.TopicAuthorizationException.class);
+        }
+        KafkaClientSettings wrongPassword = cluster("ops-drills")
+                .with(
+                        "sasl.jaas.config",
+                        "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"ops-drills\""
+                                + " password=\"not-the-password\";");
+        try (Admin impostor = Admin.create(wrongPassword.admin(oneTry))) {
+            assertThatThrownBy(() -> impostor.listTopics().names().get())
+                    .hasCauseInstanceOf(org.apache.kafka.common.errors.SaslAuthenticationException.class);
+        }
+        assertThat(Files.getPosixFilePermissions(clientProperties("admin")))
+                .containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
+        assertThat(Files.getPosixFilePermissions(PlatformSecrets.beside(launchers.postgresDirectory())))
+                .containsExactlyInAnyOrder(
+                        PosixFilePermission.OWNER_READ,
+                        PosixFilePermission.OWNER_WRITE,
+                        PosixFilePermission.OWNER_EXECUTE);
+
+        URI stock = service("inventory-service").resolve("/inventory/sku-security");
+        HttpRequest.Builder adjustment = HttpRequest.newBuilder(stock)
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString("{\"onHand\": 7}"));
+        assertThat(http.send(adjustment.build(), HttpResponse.BodyHandlers.ofString())
+                        .statusCode())
+                .isEqualTo(401);
+        HttpResponse<String> allowed = http.send(
+                adjustment.header("Authorization", "Bearer " + adminToken()).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(allowed.statusCode()).as(allowed.body()).isEqualTo(200);
+        assertThat(JSON.readTree(allowed.body()).get("onHand").asInt()).isEqualTo(7);
+    }
+
     @Test
     @Order(4)
     void theDuplicateEventDrillPasses() throws Exception {
@@ -656,6 +735,8 @@ class PlatformEndToEndTest {
                         "analytics-service",
                         "--bootstrap-servers",
                         state.broker().bootstrapServers(),
+                        "--command-config",
+                        clientProperties("ops-admin").toString(),
                         "--platform-state",
                         PlatformState.file(launchers.postgresDirectory()).toString(),
                         "--to-datetime",
@@ -742,6 +823,28 @@ class PlatformEndToEndTest {
         return get(service.resolve(path));
     }
 
+    /** The client properties the launcher wrote for {@code principal}, as {@code --command-config} takes them. */
+    private static Path clientProperties(String principal) {
+        return PlatformSecrets.beside(launchers.postgresDirectory())
+                .resolve("clients")
+                .resolve(principal + ".properties");
+    }
+
+    /** How {@code principal} reaches the platform's SASL_SSL broker. */
+    private static KafkaClientSettings cluster(String principal) {
+        return KafkaClientSettings.fromFile(state.broker().bootstrapServers(), clientProperties(principal));
+    }
+
+    private static String adminToken() {
+        try {
+            return Files.readString(PlatformSecrets.beside(launchers.postgresDirectory())
+                            .resolve("admin-token"))
+                    .trim();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     private static boolean everyServiceAlive() {
         return state.services().stream().allMatch(service -> LauncherProcesses.alive(service.pid()));
     }
@@ -750,11 +853,7 @@ class PlatformEndToEndTest {
     private String readInventoryOutcome(String orderId) {
         EventCodec codec = new EventCodec(EventCatalog.inventoryEvents());
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
-                Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        state.broker().bootstrapServers(),
-                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-                        "earliest"),
+                cluster(PlatformPrincipals.ADMIN).consumer(Map.of(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest")),
                 new StringDeserializer(),
                 new ByteArrayDeserializer())) {
             // Assigned, not subscribed: no consumer group of the test's own shows on the lag dashboard.
@@ -837,11 +936,7 @@ class PlatformEndToEndTest {
         Map<String, List<EventEnvelope>> byOrder = new LinkedHashMap<>();
         Set<UUID> seen = new LinkedHashSet<>();
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
-                Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        state.broker().bootstrapServers(),
-                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-                        "earliest"),
+                cluster(PlatformPrincipals.ADMIN).consumer(Map.of(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest")),
                 new StringDeserializer(),
                 new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(Topics.ORDERS).stream()

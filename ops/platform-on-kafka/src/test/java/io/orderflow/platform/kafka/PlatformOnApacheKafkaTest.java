@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.orderflow.contracts.EventCatalog;
 import io.orderflow.contracts.EventCodec;
 import io.orderflow.contracts.Topics;
-import io.orderflow.kafka.KafkaClientSettings;
 import io.orderflow.ops.drill.BrokerFailureDrill;
 import io.orderflow.ops.drill.CrashConsumerDrill;
 import io.orderflow.ops.drill.DrillReport;
@@ -139,8 +138,8 @@ class PlatformOnApacheKafkaTest {
                 service("notification-service"),
                 service("analytics-service"),
                 service("lag-monitor"),
-                KafkaClientSettings.plaintext(platform.bootstrapServers()),
-                null);
+                platform.cluster(DrillTarget.PRINCIPAL),
+                platform.adminToken());
     }
 
     /**
