@@ -200,7 +200,7 @@ public final class LocalPlatform implements AutoCloseable {
      * Sets every principal's password on the broker (so that a password made anew takes effect) and grants each its
      * ACLs ({@link PlatformPrincipals}); both are idempotent, so this runs on every start.
      */
-    private static void authorize(KafkaClientSettings launcher, PlatformSecrets secrets) {
+    static void authorize(KafkaClientSettings launcher, PlatformSecrets secrets) {
         try (Admin admin = Admin.create(launcher.admin(Map.of()))) {
             List<UserScramCredentialAlteration> passwords = new ArrayList<>();
             secrets.servicePasswords()
@@ -372,7 +372,7 @@ public final class LocalPlatform implements AutoCloseable {
         return options.applications().resolve(module).resolve("quarkus-run.jar");
     }
 
-    private static void createTopics(KafkaClientSettings launcher, String... names) {
+    static void createTopics(KafkaClientSettings launcher, String... names) {
         try (Admin admin = Admin.create(launcher.admin(Map.of()))) {
             for (String name : names) {
                 try {

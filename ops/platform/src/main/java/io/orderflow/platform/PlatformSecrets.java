@@ -59,11 +59,19 @@ final class PlatformSecrets {
         this.adminToken = adminToken;
     }
 
-    /** The secrets in {@code dir}, each made now if missing. */
+    /** The secrets in {@code dir}, each made now if missing, the broker's certificate for {@code localhost}. */
     static PlatformSecrets open(Path dir) throws IOException {
+        return open(dir, List.of());
+    }
+
+    /**
+     * The secrets in {@code dir}, each made now if missing; the broker's certificate names {@code brokerNames} too
+     * (e.g. its compose service name).
+     */
+    static PlatformSecrets open(Path dir, List<String> brokerNames) throws IOException {
         Path absolute = dir.toAbsolutePath().normalize();
         ownerOnlyDirectory(absolute);
-        LocalCertificates certificates = LocalCertificates.open(absolute.resolve("tls"), List.of());
+        LocalCertificates certificates = LocalCertificates.open(absolute.resolve("tls"), brokerNames);
         Path users = absolute.resolve("users");
         ownerOnlyDirectory(users);
         Map<String, String> passwords = new LinkedHashMap<>();
@@ -187,7 +195,7 @@ final class PlatformSecrets {
     }
 
     /** Java properties text, values escaped as {@link java.util.Properties#load} reads them. */
-    private static String properties(String prefix, Map<String, String> settings) {
+    static String properties(String prefix, Map<String, String> settings) {
         StringBuilder text = new StringBuilder();
         settings.forEach((key, value) -> text.append(prefix)
                 .append(key)
@@ -197,7 +205,7 @@ final class PlatformSecrets {
         return text.toString();
     }
 
-    private static void writeOwnerOnly(Path file, String text) throws IOException {
+    static void writeOwnerOnly(Path file, String text) throws IOException {
         Path temporary = file.resolveSibling(file.getFileName() + ".new");
         Files.deleteIfExists(temporary);
         Files.createFile(temporary);

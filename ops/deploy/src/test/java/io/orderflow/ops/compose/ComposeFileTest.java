@@ -42,8 +42,12 @@ class ComposeFileTest {
             "analytics-service",
             "lag-monitor");
     private static final Pattern INFRASTRUCTURE_VARIABLE = Pattern.compile(
-            "KAFKA_BOOTSTRAP_SERVERS|QUARKUS_DATASOURCE_(JDBC_URL|USERNAME|PASSWORD)|QUARKUS_MAILER_(HOST|PORT)"
+            "KAFKA_BOOTSTRAP_SERVERS|QUARKUS_CONFIG_LOCATIONS|QUARKUS_DATASOURCE_(JDBC_URL|USERNAME|PASSWORD)"
+                    + "|QUARKUS_MAILER_(HOST|PORT)"
                     + "|QUARKUS_OTEL_(SDK_DISABLED|EXPORTER_OTLP_TRACES_ENDPOINT|SERVICE_NAME)");
+
+    /** The one-shot security steps: they run to completion, and what depends on them waits for that. */
+    private static final Set<String> ONE_SHOT = Set.of("secrets", "grant");
 
     private static Map<String, Object> compose;
     private static Map<String, Map<String, Object>> services;
@@ -125,11 +129,15 @@ class ComposeFileTest {
                 assertThat(stages).contains(module); // the build stage builds it
                 assertThat(String.valueOf(service.getValue().get("image")))
                         .isEqualTo("orderflow/" + Path.of(module).getFileName() + ":latest");
+            } else if (build.get("target").equals("platform-tools")) {
+                assertThat(String.valueOf(service.getValue().get("image")))
+                        .isEqualTo("orderflow/platform-tools:latest");
+                assertThat(stages).contains("ops/platform", "io.orderflow.platform.ComposeSecurity");
             } else {
                 assertThat(String.valueOf(service.getValue().get("image"))).isEqualTo("orderflow/log-broker:latest");
             }
         }
-        assertThat(built).containsAll(QUARKUS_SERVICES).contains("log-broker");
+        assertThat(built).containsAll(QUARKUS_SERVICES).contains("log-broker", "secrets");
         assertThat(Files.readString(ROOT.resolve(".dockerignore"))).contains("**/target/", ".orderflow/");
     }
 
@@ -156,9 +164,16 @@ class ComposeFileTest {
         List<String> flags = list(services.get("log-broker").get("command"));
         for (String flag : flags) {
             assertThat(flag).startsWith("--").contains("=");
-            assertThat(BrokerConfig.KEYS).containsKey(flag.substring(2, flag.indexOf('=')));
+            String key = flag.substring(2, flag.indexOf('='));
+            if (!key.equals("config")) { // the settings file, BrokerMain's own option
+                assertThat(BrokerConfig.KEYS).containsKey(key);
+            }
         }
-        assertThat(flags).contains("--advertised.host=log-broker");
+        assertThat(flags)
+                .contains(
+                        "--advertised.host=log-broker",
+                        "--listeners=SASL_SSL://:9092",
+                        "--config=/secrets/broker.properties");
     }
 
     @Test
@@ -186,7 +201,9 @@ class ComposeFileTest {
                 } else {
                     assertThat(name).as("%s's %s", service, name).matches(INFRASTRUCTURE_VARIABLE);
                     String key = name.toLowerCase().replace('_', '.');
-                    if (!name.equals("QUARKUS_OTEL_SERVICE_NAME") && !name.equals("QUARKUS_DATASOURCE_PASSWORD")) {
+                    if (!name.equals("QUARKUS_OTEL_SERVICE_NAME")
+                            && !name.equals("QUARKUS_DATASOURCE_PASSWORD")
+                            && !name.equals("QUARKUS_CONFIG_LOCATIONS")) {
                         assertThat(defaults.stringPropertyNames().stream().map(k -> k.replace('-', '.')))
                                 .as("%s sets %s, which %s's application.properties configures", service, name, module)
                                 .contains(key);
@@ -207,6 +224,13 @@ class ComposeFileTest {
             assertThat(environment.containsKey("KAFKA_BOOTSTRAP_SERVERS"))
                     .as(service)
                     .isEqualTo(consumesKafka);
+            if (consumesKafka) {
+                // Its principal's settings and the admin token, from the secrets volume make-secrets filled.
+                assertThat(environment)
+                        .as(service)
+                        .containsEntry("QUARKUS_CONFIG_LOCATIONS", "/secrets/services/" + service + ".properties");
+                assertThat(list(services.get(service).get("volumes"))).contains("secrets:/secrets:ro");
+            }
         }
         // Each relay reads the outbox of the database whose service writes it, and publishes to that service's topic.
         assertThat(map(services.get("outbox-relay").get("environment")))
@@ -227,6 +251,13 @@ class ComposeFileTest {
                 assertThat(services)
                         .as("%s depends on %s", service.getKey(), dependency.getKey())
                         .containsKey(dependency.getKey());
+                if (ONE_SHOT.contains(dependency.getKey())) {
+                    assertThat(map(dependency.getValue()))
+                            .as("%s waits for %s to finish", service.getKey(), dependency.getKey())
+                            .containsEntry("condition", "service_completed_successfully");
+                    assertThat(services.get(dependency.getKey()).get("restart")).isEqualTo("no");
+                    continue;
+                }
                 assertThat(map(dependency.getValue()))
                         .as("%s waits for %s", service.getKey(), dependency.getKey())
                         .containsEntry("condition", "service_healthy");
@@ -239,7 +270,8 @@ class ComposeFileTest {
         for (String service : QUARKUS_SERVICES) {
             if (!service.equals("order-service")) {
                 Map<String, Object> dependencies = map(services.get(service).get("depends_on"));
-                for (String broker : List.of("log-broker", "kafka-1", "kafka-2", "kafka-3")) {
+                assertThat(map(dependencies.get("secrets"))).as(service).isNotEmpty();
+                for (String broker : List.of("log-broker", "grant", "kafka-1", "kafka-2", "kafka-3")) {
                     assertThat(map(dependencies.get(broker)))
                             .as("%s on %s", service, broker)
                             .containsEntry("required", false);
