@@ -22,6 +22,7 @@ import io.orderflow.platform.LaunchOptions;
 import io.orderflow.platform.LocalPlatform;
 import io.orderflow.postgres.PostgresConfiguration;
 import io.orderflow.process.ApacheKafkaLauncher;
+import io.orderflow.process.LocalCertificates;
 import io.orderflow.process.RunningBroker;
 import io.orderflow.process.ServiceProcess;
 import java.io.IOException;
@@ -29,6 +30,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,9 +40,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -55,10 +55,12 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The whole platform on Apache Kafka 4.4 instead of our broker, with nothing changed but {@code bootstrap.servers}:
- * {@code ./run-platform --bootstrap-servers} ({@link LocalPlatform} with {@link LaunchOptions#kafkaBootstrapServers})
- * against a single-node KRaft Kafka started from Maven Central's {@code kafka_2.13}, as the benchmarks start it, and the
- * same packaged services as on our broker. An order placed over HTTP reaches the three consumers; a shipped order
+ * The whole platform on Apache Kafka 4.4 instead of our broker, with nothing changed but the Kafka client settings:
+ * {@code ./run-platform --bootstrap-servers HOSTS --command-config FILE} ({@link LocalPlatform} with {@link
+ * LaunchOptions#kafkaBootstrapServers} and {@link LaunchOptions#kafkaCommandConfig}) against a single-node KRaft Kafka
+ * started from Maven Central's {@code kafka_2.13}, as the benchmarks start it, with a SASL_SSL listener (TLS from a
+ * local CA, a SCRAM-SHA-512 user) and the same client properties as on our broker, and the same packaged services as
+ * on our broker. An order placed over HTTP reaches the three consumers; a shipped order
  * is deducted and a cancelled one released by inventory, each mailed about, and inventory's outcomes are published; the lag monitor sees every group caught up; the short versions of all seven drills pass, as
  * they do on our broker in {@code PlatformEndToEndTest}, broker-failure with Kafka itself killed and started again on
  * its log.
@@ -79,6 +81,9 @@ class PlatformOnApacheKafkaTest {
     @TempDir
     static Path work;
 
+    private static final String KAFKA_USER = "orderflow";
+    private static final String KAFKA_PASSWORD = "kafka-" + java.util.UUID.randomUUID();
+
     private static ApacheKafkaLauncher kafkaLauncher;
     private static Path kafkaDirectory;
     private static RunningBroker kafka;
@@ -89,8 +94,22 @@ class PlatformOnApacheKafkaTest {
     @BeforeAll
     static void startKafkaAndThePlatformOnIt() throws Exception {
         kafkaDirectory = work.resolve("kafka");
-        kafkaLauncher = ApacheKafkaLauncher.onClasspath(System.getProperty("java.class.path"), List.of("-Xmx512m"), 6);
+        LocalCertificates certificates = LocalCertificates.open(work.resolve("kafka-tls"), List.of());
+        kafkaLauncher = ApacheKafkaLauncher.onClasspath(System.getProperty("java.class.path"), List.of("-Xmx512m"), 6)
+                .withSaslSsl(certificates, KAFKA_USER, KAFKA_PASSWORD);
         kafka = kafkaLauncher.start(kafkaDirectory, work.resolve("kafka.log"));
+        Path commandConfig = Files.writeString(
+                work.resolve("kafka-client.properties"),
+                String.join(
+                        "\n",
+                        "security.protocol=SASL_SSL",
+                        "sasl.mechanism=SCRAM-SHA-512",
+                        "sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required"
+                                + " username=\"" + KAFKA_USER + "\" password=\"" + KAFKA_PASSWORD + "\";",
+                        "ssl.truststore.location=" + certificates.truststore(),
+                        "ssl.truststore.password=" + certificates.password(),
+                        "ssl.truststore.type=PKCS12",
+                        ""));
         LaunchOptions options = new LaunchOptions(
                 false,
                 work.resolve("postgres"),
@@ -108,8 +127,8 @@ class PlatformOnApacheKafkaTest {
                 0,
                 LaunchOptions.Tracing.OFF,
                 kafka.bootstrapServers(),
-                LaunchOptions.Security.PLAINTEXT,
-                null);
+                LaunchOptions.Security.PLAINTEXT, // our broker's, unused here
+                commandConfig);
         platform = LocalPlatform.start(PostgresConfiguration.embedded(), options);
     }
 
@@ -162,7 +181,8 @@ class PlatformOnApacheKafkaTest {
     void theLauncherStartsNoBrokerAndCreatesTheTopicsOnKafka() throws Exception {
         assertThat(platform.bootstrapServers()).isEqualTo(kafka.bootstrapServers());
         assertThat(platform.metricsUri()).as("our broker's metrics: none").isEmpty();
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+        assertThat(platform.cluster("admin").asMap()).containsEntry("security.protocol", "SASL_SSL");
+        try (Admin admin = Admin.create(platform.cluster("admin").admin(Map.of()))) {
             Map<String, TopicDescription> topics = admin.describeTopics(List.of(Topics.ORDERS, Topics.INVENTORY))
                     .allTopicNames()
                     .get();
@@ -289,9 +309,7 @@ class PlatformOnApacheKafkaTest {
         EventCodec codec = new EventCodec(EventCatalog.inventoryEvents());
         Map<String, List<String>> outcomes = new HashMap<>();
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
-                Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
-                new StringDeserializer(),
-                new ByteArrayDeserializer())) {
+                platform.cluster("admin").consumer(Map.of()), new StringDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(Topics.INVENTORY).stream()
                     .map(info -> new TopicPartition(info.topic(), info.partition()))
                     .toList();
