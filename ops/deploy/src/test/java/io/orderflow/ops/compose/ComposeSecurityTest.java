@@ -1,10 +1,11 @@
-package io.orderflow.platform;
+package io.orderflow.ops.compose;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.orderflow.contracts.Topics;
 import io.orderflow.kafka.KafkaClientSettings;
+import io.orderflow.platform.ComposeSecurity;
 import io.orderflow.process.LocalCertificates;
 import io.orderflow.process.OrderflowBrokerLauncher;
 import io.orderflow.process.RunningBroker;
@@ -20,9 +21,11 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -31,9 +34,11 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * docker compose's two security steps without Docker: {@code make-secrets} into a folder, our broker started with the
- * {@code broker.properties} it wrote, {@code grant} against it, and a service's configuration file used as the
- * service uses it.
+ * docker compose's two security steps (ops/platform's {@link ComposeSecurity}) without Docker: {@code make-secrets}
+ * into a folder, our broker started with the {@code broker.properties} it wrote, {@code grant} against it, and a
+ * service's configuration file used as the service uses it. Then a rotation as docs/security.md describes it: a
+ * deleted password file made anew and set on the broker by the next {@code grant}, as {@code ./run-platform} sets
+ * every password at each start (the same {@code PlatformSecrets} and {@code authorize}).
  */
 class ComposeSecurityTest {
 
@@ -81,7 +86,7 @@ class ComposeSecurityTest {
     }
 
     @Test
-    void grantGivesEachServiceItsAclsOnABrokerStartedWithTheWrittenSettings() throws Exception {
+    void grantGivesEachServiceItsAclsOnABrokerStartedWithTheWrittenSettingsAndSetsARotatedPassword() throws Exception {
         Path secrets = work.resolve("secrets");
         assertThat(execute("make-secrets", secrets.toString())).isZero();
         List<String> settings = new ArrayList<>();
@@ -111,9 +116,26 @@ class ComposeSecurityTest {
                                 .get(30, TimeUnit.SECONDS))
                         .hasCauseInstanceOf(TopicAuthorizationException.class);
             }
-            // grant again, as a restarted stack does: nothing changes, nothing fails
+            // A rotation: the password file deleted, the secrets made and granted again, as a restarted stack does.
+            Path passwordFile = secrets.resolve("users").resolve("inventory-service");
+            String oldPassword = Files.readString(passwordFile).trim();
+            Files.delete(passwordFile);
+            assertThat(execute("make-secrets", secrets.toString())).isZero();
             assertThat(execute("grant", "--bootstrap-servers", broker.bootstrapServers(), secrets.toString()))
                     .isZero();
+
+            assertThat(Files.readString(passwordFile).trim()).isNotEqualTo(oldPassword);
+            try (Admin stale = Admin.create(inventory.admin(Map.of(
+                    AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15000,
+                    AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10000)))) {
+                assertThatThrownBy(() -> stale.listTopics().names().get())
+                        .as("the old password")
+                        .hasCauseInstanceOf(SaslAuthenticationException.class);
+            }
+            KafkaClientSettings rotated = service(secrets, "inventory-service", broker.bootstrapServers());
+            try (Admin admin = Admin.create(rotated.admin(Map.of()))) {
+                assertThat(admin.listTopics().names().get(30, TimeUnit.SECONDS)).contains(Topics.ORDERS);
+            }
         }
     }
 
