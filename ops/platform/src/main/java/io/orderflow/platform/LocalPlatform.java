@@ -49,7 +49,11 @@ import org.apache.kafka.common.errors.TopicExistsException;
  * starting. {@link #kill} and {@link #startBroker} crash it and start it again on the same ports, as for a service.
  *
  * <p>The broker listens on 127.0.0.1 only and advertises {@code localhost}: a laptop's platform should not be
- * reachable from the network (Docker gets its own configuration). {@link #close()} stops in reverse order of
+ * reachable from the network (Docker gets its own configuration). Its one listener is SASL_SSL unless the options say
+ * PLAINTEXT: the secrets under {@code secrets/} beside the PostgreSQL directory ({@link PlatformSecrets}) are made or
+ * read first, every principal's password and ACLs ({@link PlatformPrincipals}) are set once the broker is up, and
+ * each service gets its own principal's settings and the admin token in a configuration file of its own. On a Kafka
+ * cluster, every part connects with the {@code --command-config} properties instead. {@link #close()} stops in reverse order of
  * start; the broker stops on SIGTERM, leaving each partition's clean-shutdown marker, so the next start skips log
  * validation.
  *
@@ -118,10 +122,11 @@ public final class LocalPlatform implements AutoCloseable {
         boolean secured = !options.externalKafka() && options.security() == LaunchOptions.Security.SASL_SSL;
         BrokerProcess broker = options.externalKafka() ? null : startBroker(options, secured ? secrets : null);
         String bootstrapServers = broker == null ? options.kafkaBootstrapServers() : broker.bootstrapServers();
-        Access access = new Access(secrets, secured, options.externalKafka() ? options.kafkaCommandConfig() : null);
+        Access access = new Access(
+                secrets, secured, options.externalKafka() ? options.kafkaCommandConfig() : null, bootstrapServers);
         try {
             if (secured) {
-                authorize(access.launcher(bootstrapServers), secrets);
+                authorize(access.launcher(), secrets);
             }
             LocalPostgres postgres = LocalPostgres.start(
                     configuration, options.postgresDirectory(), options.postgresPort(), EmbeddedMode.KEPT);
@@ -165,23 +170,25 @@ public final class LocalPlatform implements AutoCloseable {
      * properties on a Kafka cluster given by {@code --bootstrap-servers}, or over PLAINTEXT; and each service's
      * configuration file with those settings and the admin endpoints' token.
      */
-    private record Access(PlatformSecrets secrets, boolean secured, Path commandConfig) {
+    private record Access(PlatformSecrets secrets, boolean secured, Path commandConfig, String bootstrapServers) {
 
         /** {@code principal}'s client security settings, beyond {@code bootstrap.servers}. */
         Map<String, String> security(String principal) {
-            if (secured) {
-                return secrets.clientSecurity(principal);
-            }
-            Map<String, String> given = new java.util.HashMap<>(
-                    KafkaClientSettings.fromFile("-", commandConfig).asMap());
-            given.remove("bootstrap.servers");
-            return given;
+            Map<String, String> settings =
+                    new java.util.HashMap<>(client(principal).asMap());
+            settings.remove("bootstrap.servers");
+            return settings;
         }
 
-        KafkaClientSettings launcher(String bootstrapServers) {
+        /** How {@code principal} reaches the cluster: as itself on our secured broker, else as every part does. */
+        KafkaClientSettings client(String principal) {
             return secured
-                    ? secrets.client(PlatformPrincipals.ADMIN, bootstrapServers)
+                    ? secrets.client(principal, bootstrapServers)
                     : KafkaClientSettings.fromFile(bootstrapServers, commandConfig);
+        }
+
+        KafkaClientSettings launcher() {
+            return client(PlatformPrincipals.ADMIN);
         }
 
         /** {@code instance}'s configuration file, as {@code quarkus.config.locations} takes it. */
@@ -228,7 +235,7 @@ public final class LocalPlatform implements AutoCloseable {
             Access access,
             List<PostgresDatabase> databases,
             GreenMail smtp) {
-        createTopics(access.launcher(bootstrapServers), Topics.ORDERS, Topics.INVENTORY);
+        createTopics(access.launcher(), Topics.ORDERS, Topics.INVENTORY);
         Path logs = PlatformState.logs(options.postgresDirectory());
         List<Slot> slots = List.of(
                 new Slot(
@@ -424,9 +431,7 @@ public final class LocalPlatform implements AutoCloseable {
 
     /** How {@code principal} ({@link PlatformPrincipals}) reaches the broker: as itself on a secured one. */
     public KafkaClientSettings cluster(String principal) {
-        return access.secured()
-                ? access.secrets().client(principal, bootstrapServers)
-                : access.launcher(bootstrapServers);
+        return access.client(principal);
     }
 
     /** The folder of the secrets: certificates, passwords, client properties, the admin token. */
