@@ -118,8 +118,8 @@ public final class LocalPlatform implements AutoCloseable {
     }
 
     public static LocalPlatform start(PostgresConfiguration configuration, LaunchOptions options) {
-        PlatformSecrets secrets = openSecrets(options);
         boolean secured = !options.externalKafka() && options.security() == LaunchOptions.Security.SASL_SSL;
+        PlatformSecrets secrets = openSecrets(options, secured);
         BrokerProcess broker = options.externalKafka() ? null : startBroker(options, secured ? secrets : null);
         String bootstrapServers = broker == null ? options.kafkaBootstrapServers() : broker.bootstrapServers();
         Access access = new Access(
@@ -156,10 +156,10 @@ public final class LocalPlatform implements AutoCloseable {
         }
     }
 
-    private static PlatformSecrets openSecrets(LaunchOptions options) {
+    private static PlatformSecrets openSecrets(LaunchOptions options, boolean secured) {
         Path dir = PlatformSecrets.beside(options.postgresDirectory());
         try {
-            return PlatformSecrets.open(dir);
+            return secured ? PlatformSecrets.open(dir) : PlatformSecrets.tokenOnly(dir);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot make or read the platform's secrets in " + dir + ": " + e, e);
         }

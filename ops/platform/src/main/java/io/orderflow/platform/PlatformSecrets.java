@@ -90,6 +90,18 @@ final class PlatformSecrets {
         return secrets;
     }
 
+    /**
+     * The admin endpoints' token in {@code dir} (made now if missing), and nothing else: the secrets of a platform whose
+     * broker is PLAINTEXT or an Apache Kafka cluster, where no certificate or password of ours is used (and making a
+     * CA would cost a first start seconds of keytool).
+     */
+    static PlatformSecrets tokenOnly(Path dir) throws IOException {
+        Path absolute = dir.toAbsolutePath().normalize();
+        ownerOnlyDirectory(absolute);
+        ownerOnlyDirectory(absolute.resolve("services"));
+        return new PlatformSecrets(absolute, null, Map.of(), secret(absolute.resolve("admin-token")));
+    }
+
     /** The secrets folder of a platform whose PostgreSQL directory is {@code postgresDirectory}. */
     static Path beside(Path postgresDirectory) {
         return postgresDirectory.toAbsolutePath().normalize().resolveSibling("secrets");
@@ -100,6 +112,7 @@ final class PlatformSecrets {
      * broker has none, the ACL authorizer with nothing allowed that no ACL allows, and the administrator a super user.
      */
     OrderflowBrokerLauncher.Listener brokerListener() throws IOException {
+        requireTls();
         List<String> settings = new ArrayList<>(certificates.brokerSettings());
         settings.add("sasl.enabled.mechanisms=SCRAM-SHA-512,SCRAM-SHA-256,PLAIN");
         settings.add("scram.bootstrap.credentials=" + MECHANISM + "=[name=" + PlatformPrincipals.ADMIN + ",password="
@@ -112,6 +125,7 @@ final class PlatformSecrets {
 
     /** {@code principal}'s client security settings: SASL_SSL, SCRAM-SHA-512, the local CA's trust store. */
     Map<String, String> clientSecurity(String principal) {
+        requireTls();
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("security.protocol", "SASL_SSL");
         settings.put("sasl.mechanism", MECHANISM);
@@ -150,6 +164,13 @@ final class PlatformSecrets {
         Path file = dir.resolve("services").resolve(instance + ".properties");
         writeOwnerOnly(file, properties("", settings));
         return file;
+    }
+
+    private void requireTls() {
+        if (certificates == null) {
+            throw new IllegalStateException(
+                    "the secrets in " + dir + " were opened for a PLAINTEXT broker (token only)");
+        }
     }
 
     String password(String principal) {
