@@ -36,15 +36,6 @@ import picocli.CommandLine.Parameters;
         description = "Makes the compose stack's secrets, and grants its principals their ACLs.")
 public final class ComposeSecurity {
 
-    /** The instances that reach the broker, each its own principal of the same name. */
-    static final List<String> KAFKA_INSTANCES = List.of(
-            "outbox-relay",
-            "inventory-service",
-            "inventory-outbox-relay",
-            "notification-service",
-            "analytics-service",
-            "lag-monitor");
-
     public static void main(String[] args) {
         System.exit(new CommandLine(new ComposeSecurity()).execute(args));
     }
@@ -76,7 +67,7 @@ public final class ComposeSecurity {
                     "", settings(secrets.brokerListener().settings())));
             PlatformSecrets.writeOwnerOnly(secrets.directory().resolve("broker.properties"), broker.toString());
             boolean plaintext = security == LaunchOptions.Security.PLAINTEXT;
-            for (String instance : KAFKA_INSTANCES) {
+            for (String instance : PlatformPrincipals.SERVICES) {
                 secrets.serviceConfiguration(instance, plaintext ? Map.of() : secrets.clientSecurity(instance));
             }
             secrets.serviceConfiguration("order-service", Map.of());

@@ -37,17 +37,19 @@ final class PlatformPrincipals {
 
     static final String ADMIN = "admin";
     static final List<String> CONSUMERS = List.of("inventory-service", "notification-service", "analytics-service");
-    static final List<String> ALL = List.of(
-            ADMIN,
+    /** The services that reach the broker, each the principal of its own name. */
+    static final List<String> SERVICES = List.of(
             "outbox-relay",
-            "inventory-outbox-relay",
             "inventory-service",
+            "inventory-outbox-relay",
             "notification-service",
             "analytics-service",
-            "lag-monitor",
-            "ops-load",
-            "ops-drills",
-            "ops-admin");
+            "lag-monitor");
+
+    static final List<String> ALL = java.util.stream.Stream.of(
+                    List.of(ADMIN), SERVICES, List.of("ops-load", "ops-drills", "ops-admin"))
+            .flatMap(List::stream)
+            .toList();
 
     private PlatformPrincipals() {}
 
