@@ -3,9 +3,11 @@ package io.orderflow.contracts;
 import io.orderflow.contracts.inventory.InventoryRejected;
 import io.orderflow.contracts.inventory.InventoryReserved;
 import io.orderflow.contracts.order.OrderCancelled;
+import io.orderflow.contracts.order.OrderConfirmed;
 import io.orderflow.contracts.order.OrderCreated;
 import io.orderflow.contracts.order.OrderEvent;
 import io.orderflow.contracts.order.OrderPaid;
+import io.orderflow.contracts.order.OrderRejected;
 import io.orderflow.contracts.order.OrderShipped;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,14 +31,18 @@ public final class EventCatalog {
             new EventType<>("OrderShipped", OrderShipped.class, List.of(EventVersion.V1_0));
     public static final EventType<OrderCancelled> ORDER_CANCELLED =
             new EventType<>("OrderCancelled", OrderCancelled.class, List.of(EventVersion.V1_0));
+    public static final EventType<OrderConfirmed> ORDER_CONFIRMED =
+            new EventType<>("OrderConfirmed", OrderConfirmed.class, List.of(EventVersion.V1_0));
+    public static final EventType<OrderRejected> ORDER_REJECTED =
+            new EventType<>("OrderRejected", OrderRejected.class, List.of(EventVersion.V1_0));
 
     public static final EventType<InventoryReserved> INVENTORY_RESERVED =
             new EventType<>("InventoryReserved", InventoryReserved.class, List.of(EventVersion.V1_0));
     public static final EventType<InventoryRejected> INVENTORY_REJECTED =
             new EventType<>("InventoryRejected", InventoryRejected.class, List.of(EventVersion.V1_0));
 
-    private static final EventCatalog ORDER_EVENTS =
-            new EventCatalog(List.of(ORDER_CREATED, ORDER_PAID, ORDER_SHIPPED, ORDER_CANCELLED));
+    private static final EventCatalog ORDER_EVENTS = new EventCatalog(
+            List.of(ORDER_CREATED, ORDER_PAID, ORDER_SHIPPED, ORDER_CANCELLED, ORDER_CONFIRMED, ORDER_REJECTED));
     private static final EventCatalog INVENTORY_EVENTS =
             new EventCatalog(List.of(INVENTORY_RESERVED, INVENTORY_REJECTED));
 
@@ -55,7 +61,10 @@ public final class EventCatalog {
         }
     }
 
-    /** The order events of this build: OrderCreated 1.0 and 1.1; OrderPaid, OrderShipped, OrderCancelled 1.0. */
+    /**
+     * The order events of this build: OrderCreated 1.0 and 1.1; OrderPaid, OrderShipped, OrderCancelled, and the
+     * saga's OrderConfirmed and OrderRejected, 1.0.
+     */
     public static EventCatalog orderEvents() {
         return ORDER_EVENTS;
     }

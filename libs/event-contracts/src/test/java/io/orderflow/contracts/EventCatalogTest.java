@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.orderflow.contracts.order.OrderCancelled;
+import io.orderflow.contracts.order.OrderConfirmed;
 import io.orderflow.contracts.order.OrderCreated;
 import io.orderflow.contracts.order.OrderPaid;
+import io.orderflow.contracts.order.OrderRejected;
 import io.orderflow.contracts.order.OrderShipped;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -26,7 +28,9 @@ class EventCatalogTest {
                         tuple("OrderCreated", OrderCreated.class, "[1.0, 1.1]"),
                         tuple("OrderPaid", OrderPaid.class, "[1.0]"),
                         tuple("OrderShipped", OrderShipped.class, "[1.0]"),
-                        tuple("OrderCancelled", OrderCancelled.class, "[1.0]"));
+                        tuple("OrderCancelled", OrderCancelled.class, "[1.0]"),
+                        tuple("OrderConfirmed", OrderConfirmed.class, "[1.0]"),
+                        tuple("OrderRejected", OrderRejected.class, "[1.0]"));
     }
 
     @Test

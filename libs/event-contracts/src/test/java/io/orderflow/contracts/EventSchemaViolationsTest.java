@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.orderflow.contracts.order.OrderCancelled;
+import io.orderflow.contracts.order.OrderConfirmed;
 import io.orderflow.contracts.order.OrderCreated;
 import io.orderflow.contracts.order.OrderEvent;
 import io.orderflow.contracts.order.OrderLine;
 import io.orderflow.contracts.order.OrderPaid;
+import io.orderflow.contracts.order.OrderRejected;
 import io.orderflow.contracts.order.OrderShipped;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -36,7 +38,9 @@ class EventSchemaViolationsTest {
                     "web"),
             new OrderPaid("order-1", new BigDecimal("19.90"), "EUR", "psp-123"),
             new OrderShipped("order-1", "DHL", "00340434161094000000"),
-            new OrderCancelled("order-1", "customer asked"));
+            new OrderCancelled("order-1", "customer asked"),
+            new OrderConfirmed("order-1"),
+            new OrderRejected("order-1", "not enough stock of SKU-1", List.of("SKU-1")));
 
     static Stream<Arguments> requiredPayloadFields() {
         return EXAMPLES.stream().flatMap(event -> {

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.orderflow.contracts.order.OrderConfirmed;
 import io.orderflow.contracts.order.OrderCreated;
 import io.orderflow.contracts.order.OrderEvent;
 import io.orderflow.contracts.order.OrderLine;
+import io.orderflow.contracts.order.OrderRejected;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
@@ -113,7 +115,13 @@ class EventVersioningTest {
                     assertThat(e.eventId()).isEqualTo(EVENT_ID);
                     assertThat(e.eventType()).isEqualTo("OrderRefunded");
                     assertThat(e.knownTypes())
-                            .containsExactlyInAnyOrder("OrderCreated", "OrderPaid", "OrderShipped", "OrderCancelled");
+                            .containsExactlyInAnyOrder(
+                                    "OrderCreated",
+                                    "OrderPaid",
+                                    "OrderShipped",
+                                    "OrderCancelled",
+                                    "OrderConfirmed",
+                                    "OrderRejected");
                 })
                 .hasMessageContaining("OrderRefunded");
     }
@@ -125,6 +133,24 @@ class EventVersioningTest {
 
         assertThatThrownBy(() -> v1Release.decodePayload(envelope("OrderPaid", "1.0", payload)))
                 .isInstanceOf(UnknownEventTypeException.class);
+    }
+
+    @Test
+    void aReaderFromBeforeTheSagaDoesNotKnowItsEventsSoItsConsumerSkipsThem() {
+        EventCodec beforeTheSaga = new EventCodec(new EventCatalog(List.of(
+                EventCatalog.ORDER_CREATED,
+                EventCatalog.ORDER_PAID,
+                EventCatalog.ORDER_SHIPPED,
+                EventCatalog.ORDER_CANCELLED)));
+        EventEnvelope confirmed = current.decode(current.encode(wrap(current, new OrderConfirmed("order-1"))));
+        EventEnvelope rejected = current.decode(current.encode(
+                wrap(current, new OrderRejected("order-1", "not enough stock of SKU-1", List.of("SKU-1")))));
+
+        assertThat(current.decodePayload(confirmed)).isEqualTo(new OrderConfirmed("order-1"));
+        assertThat(current.decodePayload(rejected))
+                .isEqualTo(new OrderRejected("order-1", "not enough stock of SKU-1", List.of("SKU-1")));
+        assertThatThrownBy(() -> beforeTheSaga.decodePayload(confirmed)).isInstanceOf(UnknownEventTypeException.class);
+        assertThatThrownBy(() -> beforeTheSaga.decodePayload(rejected)).isInstanceOf(UnknownEventTypeException.class);
     }
 
     private static OrderCreated orderCreated(String channel) {

@@ -7,9 +7,11 @@ import io.orderflow.contracts.inventory.InventoryRejected;
 import io.orderflow.contracts.inventory.InventoryReserved;
 import io.orderflow.contracts.inventory.ReservedLine;
 import io.orderflow.contracts.order.OrderCancelled;
+import io.orderflow.contracts.order.OrderConfirmed;
 import io.orderflow.contracts.order.OrderCreated;
 import io.orderflow.contracts.order.OrderLine;
 import io.orderflow.contracts.order.OrderPaid;
+import io.orderflow.contracts.order.OrderRejected;
 import io.orderflow.contracts.order.OrderShipped;
 import java.math.BigDecimal;
 import java.util.List;
@@ -43,6 +45,10 @@ class PayloadFieldLimitsTest {
                 field("OrderShipped.trackingNumber", 200, v -> new OrderShipped("o", null, v)),
                 field("OrderCancelled.orderId", 100, v -> new OrderCancelled(v, "r")),
                 field("OrderCancelled.reason", 500, v -> new OrderCancelled("o", v)),
+                field("OrderConfirmed.orderId", 100, OrderConfirmed::new),
+                field("OrderRejected.orderId", 100, v -> new OrderRejected(v, "r", List.of())),
+                field("OrderRejected.reason", 500, v -> new OrderRejected("o", v, List.of())),
+                field("OrderRejected.shortSkus[1]", 100, v -> new OrderRejected("o", "r", List.of("s", v))),
                 field(
                         "InventoryReserved.orderId",
                         100,

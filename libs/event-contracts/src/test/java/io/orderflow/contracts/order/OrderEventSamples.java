@@ -65,13 +65,23 @@ public final class OrderEventSamples {
         return new OrderCancelled(text(gen), text(gen));
     }
 
+    public static OrderConfirmed orderConfirmed(Gen gen) {
+        return new OrderConfirmed(text(gen));
+    }
+
+    public static OrderRejected orderRejected(Gen gen) {
+        return new OrderRejected(text(gen), text(gen), gen.list(0, 3, OrderEventSamples::text));
+    }
+
     /** Any event of the current catalogue, each type equally likely. */
     public static OrderEvent orderEvent(Gen gen) {
         return gen.oneOfGenerators(
                 OrderEventSamples::orderCreated,
                 OrderEventSamples::orderPaid,
                 OrderEventSamples::orderShipped,
-                OrderEventSamples::orderCancelled);
+                OrderEventSamples::orderCancelled,
+                OrderEventSamples::orderConfirmed,
+                OrderEventSamples::orderRejected);
     }
 
     private static String printableAscii() {
