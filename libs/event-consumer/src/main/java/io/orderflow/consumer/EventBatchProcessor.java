@@ -29,8 +29,9 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.jboss.logging.Logger;
 
 /**
- * Applies a batch of consumed records exactly once in effect: one database transaction claims the batch's event ids
- * ({@link ProcessedEvents}) and applies the new ones in record order ({@link EventHandler}); records that fail go to a
+ * Applies a batch of consumed records exactly once in effect: one database transaction takes the handler's locks
+ * ({@link EventHandler#lockFirst}), claims the batch's event ids ({@link ProcessedEvents}) and applies the new ones in
+ * record order ({@link EventHandler}); records that fail go to a
  * retry or dead-letter topic ({@link FailureRouting}). {@link #process} returns only when every record of the batch is
  * accounted for (applied and committed, skipped, or sent and acknowledged elsewhere): the caller commits the batch's
  * offsets after that, never before.
@@ -204,6 +205,7 @@ public final class EventBatchProcessor implements AutoCloseable {
         try (Connection transaction = database.getConnection()) {
             transaction.setAutoCommit(false);
             try {
+                handler.lockFirst(transaction, events);
                 Set<UUID> fresh = ProcessedEvents.claim(transaction, events);
                 List<ConsumedEvent> toApply = events.stream()
                         .filter(e -> fresh.remove(e.envelope().eventId()))
@@ -294,6 +296,7 @@ public final class EventBatchProcessor implements AutoCloseable {
         try (Connection transaction = database.getConnection()) {
             transaction.setAutoCommit(false);
             try {
+                handler.lockFirst(transaction, events);
                 Set<UUID> fresh = ProcessedEvents.claim(transaction, events);
                 List<ConsumedEvent> toApply = new ArrayList<>();
                 for (ConsumedEvent event : events) {

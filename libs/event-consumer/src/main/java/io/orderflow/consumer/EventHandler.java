@@ -1,6 +1,7 @@
 package io.orderflow.consumer;
 
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.List;
 
 /**
@@ -23,6 +24,15 @@ public interface EventHandler {
 
     /** Whether this service applies events of {@code eventType} at all; other types are skipped unclaimed. */
     boolean handles(String eventType);
+
+    /**
+     * Takes the locks the handler's writes need, as the transaction's first statement: before the processed-events
+     * claim, which is the transaction's first write. A handler that appends to an outbox takes its aggregates' advisory
+     * locks here (libs/outbox's rule: PostgreSQL gives a transaction its id at its first write, and the relay publishes
+     * in transaction-id order, so the lock must come before any write for an aggregate's events to stay in order).
+     * {@code events} are all the batch's events the handler handles, new or already applied; by default no lock.
+     */
+    default void lockFirst(Connection transaction, List<ConsumedEvent> events) throws SQLException {}
 
     void apply(Connection transaction, ConsumedEvent event) throws Exception;
 

@@ -2,6 +2,7 @@ package io.orderflow.consumer;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
+import io.orderflow.contracts.EventCatalog;
 import io.orderflow.contracts.EventCodec;
 import io.orderflow.kafka.KafkaClientSettings;
 import java.time.Clock;
@@ -60,12 +61,39 @@ public final class ServiceConsumer implements AutoCloseable {
             MeterRegistry registry,
             OpenTelemetry openTelemetry)
             throws InterruptedException, ExecutionException, TimeoutException {
+        return start(
+                group,
+                EventCatalog.orderEvents(),
+                cluster,
+                retryDelays,
+                failureTopicPartitions,
+                database,
+                handler,
+                registry,
+                openTelemetry);
+    }
+
+    /**
+     * {@link #start} for a consumer of a topic whose events {@code catalog} knows (order-service's saga reads
+     * inventory's outcomes).
+     */
+    public static ServiceConsumer start(
+            String group,
+            EventCatalog catalog,
+            KafkaClientSettings cluster,
+            List<Duration> retryDelays,
+            int failureTopicPartitions,
+            DataSource database,
+            EventHandler handler,
+            MeterRegistry registry,
+            OpenTelemetry openTelemetry)
+            throws InterruptedException, ExecutionException, TimeoutException {
         RetryTopics topics = RetryTopics.of(group, retryDelays);
         createFailureTopics(cluster, topics, failureTopicPartitions);
         KafkaProducer<String, byte[]> producer = FailureRouting.newProducer(cluster, group + "-failures");
         EventBatchProcessor processor = new EventBatchProcessor(
                 database,
-                new EventCodec(),
+                new EventCodec(catalog),
                 handler,
                 new FailureRouting(topics, Clock.systemUTC()),
                 producer,

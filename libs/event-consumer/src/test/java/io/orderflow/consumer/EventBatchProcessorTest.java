@@ -231,6 +231,49 @@ class EventBatchProcessorTest {
     }
 
     @Test
+    void theHandlersLocksAreTakenBeforeTheClaimGivesTheTransactionItsId() throws Exception {
+        List<String> seenByLockFirst = new ArrayList<>();
+        EventHandler locking = new EventHandler() {
+            @Override
+            public boolean handles(String eventType) {
+                return true;
+            }
+
+            @Override
+            public void lockFirst(Connection transaction, List<ConsumedEvent> events) throws SQLException {
+                try (Statement statement = transaction.createStatement();
+                        ResultSet row = statement.executeQuery("SELECT pg_current_xact_id_if_assigned()")) {
+                    row.next();
+                    seenByLockFirst.add(events.size() + " events, xid " + row.getString(1));
+                }
+            }
+
+            @Override
+            public void apply(Connection transaction, ConsumedEvent event) throws Exception {
+                recorder.apply(transaction, event);
+            }
+        };
+        ConsumerRecord<String, byte[]> first = event(cancelled("order-1"));
+        try (EventBatchProcessor locked = new EventBatchProcessor(
+                database.dataSource(),
+                codec,
+                locking,
+                new FailureRouting(TOPICS, Clock.systemUTC()),
+                producer,
+                metrics,
+                spans,
+                Clock.systemUTC())) {
+            locked.process(List.of(first, event(cancelled("order-2"))));
+            locked.process(List.of(first));
+        }
+
+        assertThat(seenByLockFirst)
+                .as("called with the batch's events, new or redelivered, before any write")
+                .containsExactly("2 events, xid null", "1 events, xid null");
+        assertThat(effects()).containsExactly("order-1", "order-2");
+    }
+
+    @Test
     void aRehearsalRunsTheHandlerOverEveryEventItHandlesAndKeepsNothing() throws Exception {
         List<ConsumerRecord<String, byte[]>> round = new RehearsalEvents(Clock.systemUTC()).round(0);
 
