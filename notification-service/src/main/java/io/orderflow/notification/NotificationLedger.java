@@ -4,6 +4,7 @@ import io.orderflow.consumer.ConsumedEvent;
 import io.orderflow.consumer.EventHandler;
 import io.orderflow.contracts.order.OrderCancelled;
 import io.orderflow.contracts.order.OrderCreated;
+import io.orderflow.contracts.order.OrderRejected;
 import io.orderflow.contracts.order.OrderShipped;
 import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
@@ -18,13 +19,15 @@ import java.util.UUID;
 import java.util.function.Function;
 
 /**
- * Turns {@code OrderCreated}, {@code OrderShipped} and {@code OrderCancelled} into one pending mail each, rendered from
- * the templates under {@code templates/mail/}, in the batch's transaction: the processed-events claim makes that once
- * per event id, and {@link MailSender} sends it afterwards. {@code OrderPaid} sends no mail: the confirmation already
- * promised the next mail for the shipment (notification-service/README.md, "Which mails, in which order").
+ * Turns {@code OrderCreated}, {@code OrderShipped}, {@code OrderCancelled} and {@code OrderRejected} into one pending
+ * mail each, rendered from the templates under {@code templates/mail/}, in the batch's transaction: the
+ * processed-events claim makes that once per event id, and {@link MailSender} sends it afterwards. {@code OrderPaid}
+ * sends no mail: the confirmation already promised the next mail for the shipment; nor does {@code OrderConfirmed}:
+ * the confirmation mail is the customer's receipt, and inventory's reservation is no news to them
+ * (notification-service/README.md, "Which mails, in which order").
  *
  * <p><b>Whatever order the events arrive in.</b> A retry can take an order's {@code OrderCreated} out of its sequence,
- * so its shipment or cancellation may arrive first. Each mail is written as it comes, with its event's
+ * so its shipment, cancellation or rejection may arrive first. Each mail is written as it comes, with its event's
  * {@link LifecycleStep}, and nothing here waits or rewrites: the sender holds a mail while a mail of an earlier step of
  * its order is pending, and addresses it from {@code order_customers} (written here from {@code OrderCreated}) when it
  * sends it. So the confirmation always goes first, a mail whose order's customer is not known yet simply waits, and the
@@ -40,7 +43,8 @@ import java.util.function.Function;
 @Singleton
 public class NotificationLedger implements EventHandler {
 
-    private static final Set<String> HANDLED = Set.of("OrderCreated", "OrderShipped", "OrderCancelled");
+    private static final Set<String> HANDLED =
+            Set.of("OrderCreated", "OrderShipped", "OrderCancelled", "OrderRejected");
 
     private static final String REMEMBER_CUSTOMERS = """
             INSERT INTO order_customers (order_id, customer_id)
@@ -55,14 +59,17 @@ public class NotificationLedger implements EventHandler {
     private final Template created;
     private final Template shipped;
     private final Template cancelled;
+    private final Template rejected;
 
     NotificationLedger(
             @Location("mail/OrderCreated.txt") Template created,
             @Location("mail/OrderShipped.txt") Template shipped,
-            @Location("mail/OrderCancelled.txt") Template cancelled) {
+            @Location("mail/OrderCancelled.txt") Template cancelled,
+            @Location("mail/OrderRejected.txt") Template rejected) {
         this.created = created;
         this.shipped = shipped;
         this.cancelled = cancelled;
+        this.rejected = rejected;
     }
 
     @Override
@@ -138,6 +145,13 @@ public class NotificationLedger implements EventHandler {
                 body = cancelled
                         .data("orderId", order.orderId())
                         .data("reason", order.reason())
+                        .render();
+            }
+            case OrderRejected order -> {
+                subject = "Your order " + order.orderId() + " could not be fulfilled";
+                body = rejected.data("orderId", order.orderId())
+                        .data("reason", order.reason())
+                        .data("shortSkus", String.join(", ", order.shortSkus()))
                         .render();
             }
             default ->

@@ -5,10 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import io.orderflow.consumer.ConsumedEvent;
 import io.orderflow.contracts.order.OrderCancelled;
+import io.orderflow.contracts.order.OrderConfirmed;
 import io.orderflow.contracts.order.OrderCreated;
 import io.orderflow.contracts.order.OrderEvent;
 import io.orderflow.contracts.order.OrderLine;
 import io.orderflow.contracts.order.OrderPaid;
+import io.orderflow.contracts.order.OrderRejected;
 import io.orderflow.contracts.order.OrderShipped;
 import io.orderflow.property.Gen;
 import io.orderflow.property.Properties;
@@ -30,10 +32,11 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
 /**
- * The mail policy against its oracle: for one order's lifecycle (created; maybe paid; then maybe shipped or cancelled,
- * as order-service allows), delivered in any order, with redeliveries, cut into batches anywhere, the customer receives
- * exactly one mail per {@code OrderCreated}, {@code OrderShipped} and {@code OrderCancelled}, in that lifecycle order:
- * the mails the same events would have sent in order. Through the service's ledger, PostgreSQL, mail sender and SMTP
+ * The mail policy against its oracle: for one order's lifecycle (created; then rejected, or maybe confirmed and paid,
+ * then maybe shipped or cancelled, as order-service allows), delivered in any order, with redeliveries, cut into batches
+ * anywhere, the customer receives exactly one mail per {@code OrderCreated}, {@code OrderShipped},
+ * {@code OrderCancelled} and {@code OrderRejected}, in that lifecycle order, and none for {@code OrderConfirmed} or
+ * {@code OrderPaid}: the mails the same events would have sent in order. Through the service's ledger, PostgreSQL, mail sender and SMTP
  * server (GreenMail), without the broker ({@link LedgerDeliveries}).
  *
  * <p>Every try has an order of its own; all are delivered first and checked once the sender has sent them, so that the
@@ -52,7 +55,7 @@ class MailPolicyPropertyTest {
     private static final Duration WITHIN = Duration.ofSeconds(30);
     /** The lifecycle's order of the mailed event types: the oracle, written out independently of LifecycleStep. */
     private static final List<Class<?>> MAILED_IN_ORDER =
-            List.of(OrderCreated.class, OrderShipped.class, OrderCancelled.class);
+            List.of(OrderCreated.class, OrderShipped.class, OrderCancelled.class, OrderRejected.class);
 
     @Inject
     DataSource dataSource;
@@ -120,7 +123,10 @@ class MailPolicyPropertyTest {
                 .toList();
     }
 
-    /** Created; then shipped (once paid), cancelled (paid or not), or still open (paid or not). */
+    /**
+     * Created; then rejected (inventory's answer, and the end); or shipped (once confirmed and paid), cancelled
+     * (confirmed or paid or neither), or still open (confirmed or paid or neither).
+     */
     private static List<OrderEvent> lifecycle(Gen gen, String order, String customer) {
         List<OrderEvent> events = new ArrayList<>();
         events.add(new OrderCreated(
@@ -130,8 +136,17 @@ class MailPolicyPropertyTest {
                 List.of(new OrderLine("sku-1", 1, new BigDecimal("5.00"))),
                 new BigDecimal("5.00"),
                 "web"));
-        String end = gen.oneOf("open", "shipped", "cancelled");
-        if (end.equals("shipped") || gen.bool()) {
+        String end = gen.oneOf("open", "shipped", "cancelled", "rejected");
+        if (end.equals("rejected")) {
+            List<String> shortSkus = gen.bool() ? List.of("sku-1") : List.of();
+            events.add(new OrderRejected(order, "not enough stock", shortSkus));
+            return events;
+        }
+        boolean paid = end.equals("shipped") || gen.bool();
+        if (paid || gen.bool()) {
+            events.add(new OrderConfirmed(order));
+        }
+        if (paid) {
             events.add(new OrderPaid(order, new BigDecimal("5.00"), "EUR", null));
         }
         switch (end) {

@@ -6,10 +6,12 @@ import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
 import io.orderflow.contracts.EventCodec;
+import io.orderflow.contracts.order.OrderConfirmed;
 import io.orderflow.contracts.order.OrderCreated;
 import io.orderflow.contracts.order.OrderEvent;
 import io.orderflow.contracts.order.OrderLine;
 import io.orderflow.contracts.order.OrderPaid;
+import io.orderflow.contracts.order.OrderRejected;
 import io.orderflow.contracts.order.OrderShipped;
 import io.orderflow.testing.OrderEventsProducer;
 import io.orderflow.testing.quarkus.BrokerResource;
@@ -173,6 +175,48 @@ class NotificationConsumerTest {
                 .then()
                 .body("eventType", equalTo(List.of("OrderCreated", "OrderShipped")))
                 .body("recipient", equalTo(List.of(recipient, recipient)));
+    }
+
+    @Test
+    void aRejectionBeforeItsOrderIsMailedAfterTheConfirmation() throws Exception {
+        String order = name("rejected");
+        String recipient = name("rejected-customer") + "@customers.orderflow.test";
+        send(new OrderRejected(order, "not enough stock", List.of("sku-1")));
+        send(created(order, name("rejected-customer")));
+
+        await().atMost(WITHIN)
+                .until(() -> given().get("/notifications?orderId=" + order)
+                        .jsonPath()
+                        .getList("status")
+                        .equals(List.of("SENT", "SENT")));
+        given().get("/notifications?orderId=" + order)
+                .then()
+                .body("eventType", equalTo(List.of("OrderCreated", "OrderRejected")));
+        assertThat(subjectsTo(recipient))
+                .containsExactly("Your order " + order, "Your order " + order + " could not be fulfilled");
+        assertThat(ReceivedMail.to(recipient).get(1).body())
+                .contains("not enough stock")
+                .contains("sku-1")
+                .contains("Nothing was charged");
+    }
+
+    /** The order's later events are consumed after its OrderConfirmed (one key, one partition): it wrote no mail. */
+    @Test
+    void inventorysConfirmationSendsNoMail() throws Exception {
+        String order = name("confirmed");
+        send(created(order, name("confirmed-customer")));
+        send(new OrderConfirmed(order));
+        send(new OrderPaid(order, new BigDecimal("9.00"), "EUR", "psp-3"));
+        send(new OrderShipped(order, "carrier", "track-3"));
+
+        await().atMost(WITHIN)
+                .until(() -> given().get("/notifications?orderId=" + order)
+                        .jsonPath()
+                        .getList("status")
+                        .equals(List.of("SENT", "SENT")));
+        given().get("/notifications?orderId=" + order)
+                .then()
+                .body("eventType", equalTo(List.of("OrderCreated", "OrderShipped")));
     }
 
     @Test

@@ -5,9 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import io.orderflow.consumer.ConsumedEvent;
 import io.orderflow.contracts.order.OrderCancelled;
+import io.orderflow.contracts.order.OrderConfirmed;
 import io.orderflow.contracts.order.OrderCreated;
 import io.orderflow.contracts.order.OrderLine;
 import io.orderflow.contracts.order.OrderPaid;
+import io.orderflow.contracts.order.OrderRejected;
 import io.orderflow.contracts.order.OrderShipped;
 import io.orderflow.testing.quarkus.BrokerResource;
 import io.orderflow.testing.quarkus.ServiceDatabaseResource;
@@ -25,9 +27,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A shipment, cancellation or payment that arrives before its order's {@code OrderCreated} (a retry took the
- * {@code OrderCreated} out of its sequence): the customer still receives the confirmation first, then the shipment or
- * cancellation, each exactly once, read from the SMTP server (GreenMail). The events go to the service's own ledger in
+ * A shipment, cancellation, rejection or payment that arrives before its order's {@code OrderCreated} (a retry took the
+ * {@code OrderCreated} out of its sequence): the customer still receives the confirmation first, then the shipment,
+ * cancellation or rejection, each exactly once, read from the SMTP server (GreenMail). The events go to the service's own ledger in
  * batches this test cuts ({@link LedgerDeliveries}), on the service's PostgreSQL, and its own mail sender sends them.
  * The same resources as {@link NotificationConsumerTest}, so both run in one application.
  */
@@ -81,6 +83,14 @@ class OutOfOrderMailsTest {
 
     private ConsumedEvent cancelled() {
         return deliveries.consumed(new OrderCancelled(order, "out of stock"));
+    }
+
+    private ConsumedEvent rejected(List<String> shortSkus) {
+        return deliveries.consumed(new OrderRejected(order, "not enough stock", shortSkus));
+    }
+
+    private ConsumedEvent confirmed() {
+        return deliveries.consumed(new OrderConfirmed(order));
     }
 
     private static String messageId(ConsumedEvent event) {
@@ -138,6 +148,44 @@ class OutOfOrderMailsTest {
     }
 
     @Test
+    void aRejectionInABatchBeforeTheOrderFollowsItsConfirmation() throws Exception {
+        ConsumedEvent rejected = rejected(List.of("sku-1", "sku-7"));
+        ConsumedEvent created = created();
+
+        deliveries.deliver(List.of(rejected));
+        assertThat(deliveries.pending(List.of(order)))
+                .as("the rejection waits for its order")
+                .isEqualTo(1);
+        deliveries.deliver(List.of(created, rejected));
+
+        List<ReceivedMail> mails = awaitMails(2);
+        assertThat(mails).hasSize(2);
+        assertConfirmation(mails.get(0), created);
+        assertThat(mails.get(1).messageId()).isEqualTo(messageId(rejected));
+        assertThat(mails.get(1).subject()).isEqualTo("Your order " + order + " could not be fulfilled");
+        assertThat(mails.get(1).body())
+                .contains("could not fulfil your order " + order + ": not enough stock")
+                .contains("Not available in the quantity ordered: sku-1, sku-7.")
+                .contains("Nothing was charged");
+    }
+
+    @Test
+    void aRejectionInOrderWithoutShortSkusNamesNone() throws Exception {
+        ConsumedEvent created = created();
+        ConsumedEvent rejected = rejected(List.of());
+
+        deliveries.deliver(List.of(created));
+        deliveries.deliver(List.of(rejected));
+
+        List<ReceivedMail> mails = awaitMails(2);
+        assertThat(mails).extracting(ReceivedMail::messageId).containsExactly(messageId(created), messageId(rejected));
+        assertThat(mails.get(1).body())
+                .contains("could not fulfil your order " + order + ": not enough stock.")
+                .doesNotContain("Not available")
+                .contains("Nothing was charged");
+    }
+
+    @Test
     void redeliveriesOfHeldAndReleasedEventsSendNoMailTwice() throws Exception {
         ConsumedEvent cancelled = cancelled();
         ConsumedEvent created = created();
@@ -170,13 +218,14 @@ class OutOfOrderMailsTest {
         assertThat(mails).extracting(ReceivedMail::messageId).containsExactly(messageId(created), messageId(shipped));
     }
 
+    /** In order, and with inventory's confirmation and the payment between: neither sends a mail. */
     @Test
     void eventsInOrderSendTheirMailsInOrder() throws Exception {
         ConsumedEvent created = created();
         ConsumedEvent shipped = shipped();
 
         deliveries.deliver(List.of(created));
-        deliveries.deliver(List.of(paid(), shipped));
+        deliveries.deliver(List.of(confirmed(), paid(), shipped));
 
         List<ReceivedMail> mails = awaitMails(2);
         assertConfirmation(mails.get(0), created);
