@@ -24,9 +24,11 @@ import javax.sql.DataSource;
 
 /**
  * {@code GET /analytics/minutes?from=&to=}: the per-minute windows whose minute is in {@code [from, to)} (ISO-8601
- * instants; by default the last hour), oldest first, each with its counts by event type ({@code OrderCreated},
- * {@code OrderPaid}, {@code OrderCancelled}, {@code OrderShipped}, ...) and its revenue by currency. Minutes without
- * events are left out. Bad parameters get {@code application/problem+json} naming the parameter.
+ * instants; by default the last hour), oldest first, each with its counts by event type (every type of the
+ * {@code orders} topic that occurred in it: {@code OrderCreated}, {@code OrderConfirmed}, {@code OrderRejected},
+ * {@code OrderPaid}, {@code OrderShipped}, {@code OrderCancelled}) and its revenue by currency. Minutes without events
+ * are left out, and so is a type without events in a minute. Bad parameters get {@code application/problem+json}
+ * naming the parameter.
  */
 @Path("/analytics/minutes")
 @Produces(MediaType.APPLICATION_JSON)
