@@ -37,6 +37,13 @@ public final class OrderRequests {
         return UUID.fromString(id);
     }
 
+    /** Creates a valid order, has inventory reserve it, and returns its id once it is CONFIRMED (version 2). */
+    public static UUID createConfirmedOrder() {
+        UUID id = createOrder();
+        InventoryTopic.reserves(id);
+        return id;
+    }
+
     /**
      * {@code POST /orders/{id}/{verb}} with an empty JSON body. (Without a content type RestAssured would declare a
      * form; {@code OrderLifecycleApiTest} covers a POST with no Content-Type at all.)

@@ -9,7 +9,8 @@ import java.util.UUID;
  * An order as it is after its latest committed change: an immutable snapshot handed from the service layer to the
  * REST layer. {@code version} is 1 at creation and grows by one per transition; it is also the aggregate version of
  * the outbox row that recorded the change. The detail fields ({@code paymentReference}, {@code carrier},
- * {@code trackingNumber}, {@code cancellationReason}) are null until the transition that sets them.
+ * {@code trackingNumber}, {@code cancellationReason}, {@code rejectionReason}) are null until the transition that sets
+ * them; {@code shortSkus} (the SKUs inventory could not reserve) is empty unless the order was rejected for them.
  */
 public record Order(
         UUID id,
@@ -25,10 +26,13 @@ public record Order(
         String paymentReference,
         String carrier,
         String trackingNumber,
-        String cancellationReason) {
+        String cancellationReason,
+        String rejectionReason,
+        List<String> shortSkus) {
 
     public Order {
         items = List.copyOf(items);
+        shortSkus = shortSkus == null ? List.of() : List.copyOf(shortSkus);
     }
 
     /** {@code order} as it is created at {@code now}: CREATED, version 1, none of the transitions' details yet. */
@@ -47,6 +51,8 @@ public record Order(
                 null,
                 null,
                 null,
-                null);
+                null,
+                null,
+                List.of());
     }
 }

@@ -2,11 +2,14 @@ package io.orderflow.orders.domain;
 
 /**
  * Where an order is in its lifecycle. The allowed moves between statuses are {@link OrderTransition}'s table;
- * {@code SHIPPED} and {@code CANCELLED} are final. Stored by name in {@code orders.status}, whose CHECK constraint lists
- * the same four names.
+ * {@code SHIPPED}, {@code CANCELLED} and {@code REJECTED} are final. An order is {@code CREATED} until inventory's
+ * answer reaches it ({@code CONFIRMED} or {@code REJECTED}: the saga, docs/saga.md). Stored by name in
+ * {@code orders.status}, whose CHECK constraint lists the same six names.
  */
 public enum OrderStatus {
     CREATED,
+    CONFIRMED,
+    REJECTED,
     PAID,
     SHIPPED,
     CANCELLED;

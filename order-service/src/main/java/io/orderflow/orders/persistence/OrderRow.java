@@ -92,6 +92,14 @@ public class OrderRow extends PanacheEntityBase {
     @Column(name = "cancellation_reason")
     public String cancellationReason;
 
+    /** Inventory's reason, when it could not reserve the order (REJECTED). */
+    @Column(name = "rejection_reason")
+    public String rejectionReason;
+
+    /** The SKUs inventory found unknown or short, when it rejected the order; null otherwise. */
+    @Column(name = "short_skus")
+    public String[] shortSkus;
+
     /** In {@code line_no} order; {@code line_no} is the list position + 1, and (order_id, line_no) the key. */
     @ElementCollection
     @CollectionTable(name = "order_lines", joinColumns = @JoinColumn(name = "order_id"))
@@ -140,6 +148,8 @@ public class OrderRow extends PanacheEntityBase {
                 paymentReference,
                 carrier,
                 trackingNumber,
-                cancellationReason);
+                cancellationReason,
+                rejectionReason,
+                shortSkus == null ? List.of() : List.of(shortSkus));
     }
 }

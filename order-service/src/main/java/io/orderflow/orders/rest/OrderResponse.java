@@ -12,7 +12,8 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 /**
  * An order as the API shows it. Amounts are JSON strings ({@code "19.90"}), like the event contracts, so no client
  * reads them through a double; absent optional fields are omitted. {@code version} is 1 at creation and +1 per
- * transition.
+ * transition. A {@code REJECTED} order carries inventory's {@code rejectionReason} and, when the reason is stock, the
+ * {@code shortSkus}.
  */
 public record OrderResponse(
         UUID id,
@@ -31,7 +32,9 @@ public record OrderResponse(
         String paymentReference,
         String carrier,
         String trackingNumber,
-        String cancellationReason) {
+        String cancellationReason,
+        String rejectionReason,
+        List<String> shortSkus) {
 
     static OrderResponse of(Order order) {
         return new OrderResponse(
@@ -48,6 +51,8 @@ public record OrderResponse(
                 order.paymentReference(),
                 order.carrier(),
                 order.trackingNumber(),
-                order.cancellationReason());
+                order.cancellationReason(),
+                order.rejectionReason(),
+                order.shortSkus().isEmpty() ? null : order.shortSkus());
     }
 }

@@ -1,10 +1,12 @@
 package io.orderflow.orders.service;
 
 import io.orderflow.contracts.order.OrderCancelled;
+import io.orderflow.contracts.order.OrderConfirmed;
 import io.orderflow.contracts.order.OrderCreated;
 import io.orderflow.contracts.order.OrderEvent;
 import io.orderflow.contracts.order.OrderLine;
 import io.orderflow.contracts.order.OrderPaid;
+import io.orderflow.contracts.order.OrderRejected;
 import io.orderflow.contracts.order.OrderShipped;
 import io.orderflow.orders.domain.Order;
 import io.orderflow.orders.domain.OrderTransition;
@@ -34,6 +36,8 @@ public final class OrderEvents {
     public static OrderEvent of(OrderTransition transition, Order order) {
         String orderId = order.id().toString();
         return switch (transition) {
+            case CONFIRM -> new OrderConfirmed(orderId);
+            case REJECT -> new OrderRejected(orderId, order.rejectionReason(), order.shortSkus());
             case PAY -> new OrderPaid(orderId, order.total(), order.currency(), order.paymentReference());
             case SHIP -> new OrderShipped(orderId, order.carrier(), order.trackingNumber());
             case CANCEL -> new OrderCancelled(orderId, order.cancellationReason());

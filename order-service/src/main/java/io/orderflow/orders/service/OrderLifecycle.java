@@ -18,7 +18,9 @@ import java.util.UUID;
 import java.util.function.Consumer;
 
 /**
- * Reads orders and moves them through their lifecycle ({@link OrderTransition}): pay, ship, cancel.
+ * Reads orders and moves them through their lifecycle ({@link OrderTransition}): pay, ship, cancel. Inventory's answer
+ * (confirm, reject) is the saga's, applied by {@code InventoryAnswers} in its consumer's transaction under the same
+ * rule.
  *
  * <p>Every transition is one transaction following the outbox rule of {@link OutboxWriter}: take the order's advisory
  * lock (first statement), read the order, check the transition, write the order at version + 1 (guarded by its
@@ -46,7 +48,10 @@ public class OrderLifecycle {
                 .toOrder();
     }
 
-    /** CREATED -> PAID; records OrderPaid for the order's total. {@code paymentReference} may be null. */
+    /**
+     * CONFIRMED -> PAID (an order is paid once inventory reserved it); records OrderPaid for the order's total.
+     * {@code paymentReference} may be null.
+     */
     @Transactional
     public Order pay(UUID orderId, String paymentReference, String traceparent) {
         return change(orderId, OrderTransition.PAY, traceparent, row -> row.paymentReference = paymentReference);
@@ -61,7 +66,7 @@ public class OrderLifecycle {
         });
     }
 
-    /** CREATED or PAID -> CANCELLED; records OrderCancelled with {@code reason} (required). */
+    /** CREATED, CONFIRMED or PAID -> CANCELLED; records OrderCancelled with {@code reason} (required). */
     @Transactional
     public Order cancel(UUID orderId, String reason, String traceparent) {
         return change(orderId, OrderTransition.CANCEL, traceparent, row -> row.cancellationReason = reason);

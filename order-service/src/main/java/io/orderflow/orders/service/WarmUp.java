@@ -1,9 +1,17 @@
 package io.orderflow.orders.service;
 
 import io.agroal.api.AgroalDataSource;
+import io.orderflow.consumer.ConsumedEvent;
+import io.orderflow.contracts.EventCatalog;
+import io.orderflow.contracts.EventCodec;
+import io.orderflow.contracts.EventEnvelope;
+import io.orderflow.contracts.Topics;
+import io.orderflow.contracts.inventory.InventoryReserved;
+import io.orderflow.contracts.inventory.ReservedLine;
 import io.orderflow.orders.config.OrderServiceConfig;
 import io.orderflow.orders.domain.NewOrder;
 import io.orderflow.orders.domain.OrderItem;
+import io.orderflow.orders.saga.InventoryAnswers;
 import io.quarkus.runtime.LaunchMode;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -20,6 +28,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
@@ -33,8 +42,9 @@ import org.jboss.logging.Logger;
  * at once meets its first load with nothing compiled, and on a laptop that runs the whole platform every service compiles
  * at the same time, on the same cores, as its first requests arrive: README's 100 orders a second waited seconds in
  * the first ten seconds of a fresh platform. So the service runs {@code orderflow.order-service.warm-up.rounds} rounds
- * of what a request does (place an order through {@link PlacementBatch} with an idempotency key, read it, pay, ship,
- * cancel a second one: the locks, the statements, the outbox events and their JSON), each round in one transaction
+ * of what a request does (place an order through {@link PlacementBatch} with an idempotency key, confirm it through the
+ * saga's handler as inventory's answer would, read it, pay, ship, cancel a second one: the locks, the statements, the
+ * outbox events and their JSON), each round in one transaction
  * that is rolled back. Nothing of it stays: no order, no outbox row, no idempotency key, no event, no metric (the
  * placement's batch-size summary is {@link OrderPlacement}'s, which the warm-up passes by). Then, once the HTTP server
  * listens, as many rounds of the lifecycle's requests ({@code GET}, {@code pay}, {@code ship}, {@code cancel}) for an
@@ -60,6 +70,8 @@ public class WarmUp implements HealthCheck {
     private final TransactionManager transactions;
     private final PlacementBatch batches;
     private final OrderLifecycle lifecycle;
+    private final InventoryAnswers answers;
+    private final EventCodec inventoryEvents = new EventCodec(EventCatalog.inventoryEvents());
     private final Clock clock;
     private final int rounds;
     private volatile int completed;
@@ -72,12 +84,14 @@ public class WarmUp implements HealthCheck {
             TransactionManager transactions,
             PlacementBatch batches,
             OrderLifecycle lifecycle,
+            InventoryAnswers answers,
             Clock clock,
             OrderServiceConfig config) {
         this.dataSource = dataSource;
         this.transactions = transactions;
         this.batches = batches;
         this.lifecycle = lifecycle;
+        this.answers = answers;
         this.clock = clock;
         this.rounds = config.warmUp().rounds();
         this.done = rounds == 0;
@@ -188,6 +202,7 @@ public class WarmUp implements HealthCheck {
             PlacementRequest cancelled = PlacementRequest.of(order, null, null);
             try (Connection connection = dataSource.getConnection()) {
                 batches.write(connection, List.of(paid, cancelled), clock.instant());
+                answers.applyAll(connection, List.of(reserved(paid.orderId(), order)));
             }
             lifecycle.get(paid.orderId());
             lifecycle.pay(paid.orderId(), "warm-up", null);
@@ -196,5 +211,20 @@ public class WarmUp implements HealthCheck {
         } finally {
             transactions.rollback();
         }
+    }
+
+    /** Inventory's answer that reserves {@code order}, as the saga's consumer would read it from the topic. */
+    private ConsumedEvent reserved(UUID orderId, NewOrder order) {
+        InventoryReserved event = new InventoryReserved(
+                orderId.toString(),
+                order.items().stream()
+                        .map(item -> new ReservedLine(item.sku(), item.quantity()))
+                        .toList());
+        EventEnvelope envelope =
+                inventoryEvents.wrap(event, UUID.randomUUID(), clock.instant(), "inventory-service", null);
+        return new ConsumedEvent(
+                new ConsumerRecord<>(Topics.INVENTORY, 0, 0, event.orderId(), inventoryEvents.encode(envelope)),
+                envelope,
+                event);
     }
 }

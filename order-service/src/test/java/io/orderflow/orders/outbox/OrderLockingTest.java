@@ -1,17 +1,23 @@
 package io.orderflow.orders.outbox;
 
+import static io.orderflow.orders.OrderRequests.createConfirmedOrder;
 import static io.orderflow.orders.OrderRequests.createOrder;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.orderflow.contracts.inventory.InventoryReserved;
+import io.orderflow.contracts.inventory.ReservedLine;
 import io.orderflow.contracts.order.OrderCancelled;
+import io.orderflow.orders.InventoryTopic;
 import io.orderflow.orders.OrderTables;
 import io.orderflow.orders.PostgresResource;
 import io.orderflow.outbox.AggregateLocks;
 import io.orderflow.outbox.HeldAggregateLocks;
 import io.orderflow.outbox.OutboxRow;
+import io.orderflow.testing.quarkus.BrokerResource;
 import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -40,6 +46,7 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @WithTestResource(PostgresResource.class)
+@WithTestResource(value = BrokerResource.class, initArgs = @ResourceArg(name = "topics", value = "inventory:3"))
 class OrderLockingTest {
 
     @Inject
@@ -68,7 +75,7 @@ class OrderLockingTest {
      */
     @Test
     void aTransitionGetsItsTransactionIdOnlyAfterTakingTheOrderLock() throws Exception {
-        UUID id = createOrder();
+        UUID id = createConfirmedOrder();
         long holderXid;
         CompletableFuture<HttpResponse<String>> pay;
         try (Connection holder = dataSource.getConnection()) {
@@ -84,7 +91,7 @@ class OrderLockingTest {
 
         assertThat(pay.get().statusCode()).isEqualTo(200);
         OutboxRow paid = tables.outbox(id).getLast();
-        assertThat(paid.entry().aggregateVersion()).isEqualTo(2);
+        assertThat(paid.entry().aggregateVersion()).isEqualTo(3);
         assertThat(paid.txId()).isGreaterThan(holderXid);
     }
 
@@ -108,7 +115,8 @@ class OrderLockingTest {
 
     @Test
     void racingPaysAndCancelsLeaveEachOrderWithContiguousVersionsInTransactionOrder() {
-        List<UUID> ids = IntStream.range(0, 5).mapToObj(i -> createOrder()).toList();
+        List<UUID> ids =
+                IntStream.range(0, 5).mapToObj(i -> createConfirmedOrder()).toList();
 
         ids.stream()
                 .flatMap(id -> List.of("pay", "cancel", "ship", "pay").stream()
@@ -122,6 +130,48 @@ class OrderLockingTest {
             assertThat(rows)
                     .extracting(row -> row.entry().aggregateVersion())
                     .containsExactly(java.util.stream.LongStream.rangeClosed(1, version)
+                            .boxed()
+                            .toArray(Long[]::new));
+            assertThat(rows).extracting(OutboxRow::txId).isSorted().doesNotHaveDuplicates();
+        }
+    }
+
+    /**
+     * Inventory's answers race the API's cancels of the same orders: whichever commits first, each order's outbox rows
+     * have contiguous versions in transaction-id order (the saga's consumer takes the orders' locks before its claim
+     * writes), and every order ends CANCELLED.
+     */
+    @Test
+    void inventoryAnswersRacingCancelsLeaveEachOrderWithContiguousVersionsInTransactionOrder() {
+        List<UUID> ids = IntStream.range(0, 8).mapToObj(i -> createOrder()).toList();
+
+        List<UUID> answers = ids.stream()
+                .map(id -> InventoryTopic.publish(
+                        new InventoryReserved(id.toString(), List.of(new ReservedLine("SKU-1", 2)))))
+                .toList();
+        ids.stream()
+                .map(id -> client.sendAsync(post(id, "cancel"), HttpResponse.BodyHandlers.ofString()))
+                .toList()
+                .forEach(CompletableFuture::join);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> tables.number(
+                                "SELECT count(*) FROM processed_events WHERE event_id::text = ANY (string_to_array(?, ','))",
+                                String.join(
+                                        ",",
+                                        answers.stream().map(UUID::toString).toList()))
+                        == ids.size());
+
+        for (UUID id : ids) {
+            List<OutboxRow> rows = tables.outbox(id);
+            assertThat(tables.order(id).orElseThrow().status()).isEqualTo("CANCELLED");
+            assertThat(rows)
+                    .extracting(row -> row.entry().eventType())
+                    .isIn(
+                            List.of("OrderCreated", "OrderCancelled"),
+                            List.of("OrderCreated", "OrderConfirmed", "OrderCancelled"));
+            assertThat(rows)
+                    .extracting(row -> row.entry().aggregateVersion())
+                    .containsExactly(java.util.stream.LongStream.rangeClosed(1, rows.size())
                             .boxed()
                             .toArray(Long[]::new));
             assertThat(rows).extracting(OutboxRow::txId).isSorted().doesNotHaveDuplicates();

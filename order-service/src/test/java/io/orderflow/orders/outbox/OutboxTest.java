@@ -12,10 +12,13 @@ import io.orderflow.contracts.EventCodec;
 import io.orderflow.contracts.EventEnvelope;
 import io.orderflow.contracts.Traceparent;
 import io.orderflow.contracts.order.OrderCancelled;
+import io.orderflow.contracts.order.OrderConfirmed;
 import io.orderflow.contracts.order.OrderCreated;
 import io.orderflow.contracts.order.OrderLine;
 import io.orderflow.contracts.order.OrderPaid;
+import io.orderflow.contracts.order.OrderRejected;
 import io.orderflow.contracts.order.OrderShipped;
+import io.orderflow.orders.InventoryTopic;
 import io.orderflow.orders.OrderTables;
 import io.orderflow.orders.OrderTables.OrderState;
 import io.orderflow.orders.PostgresResource;
@@ -24,6 +27,8 @@ import io.orderflow.outbox.HeldAggregateLocks;
 import io.orderflow.outbox.OutboxEntry;
 import io.orderflow.outbox.OutboxInsert;
 import io.orderflow.outbox.OutboxRow;
+import io.orderflow.testing.quarkus.BrokerResource;
+import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -45,6 +50,7 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @WithTestResource(PostgresResource.class)
+@WithTestResource(value = BrokerResource.class, initArgs = @ResourceArg(name = "topics", value = "inventory:3"))
 class OutboxTest {
 
     private static final String TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
@@ -77,16 +83,19 @@ class OutboxTest {
         assertThat(tables.number("SELECT xmin::text::bigint FROM idempotency_keys WHERE order_id = ?", id))
                 .isEqualTo(OrderTables.xid(created));
 
-        transition(id, "pay").statusCode(200);
+        InventoryTopic.reserves(id);
         assertOneRowPerVersionWrittenWithTheOrder(id, 2);
 
-        transition(id, "ship").statusCode(200);
+        transition(id, "pay").statusCode(200);
         assertOneRowPerVersionWrittenWithTheOrder(id, 3);
+
+        transition(id, "ship").statusCode(200);
+        assertOneRowPerVersionWrittenWithTheOrder(id, 4);
 
         List<OutboxRow> rows = tables.outbox(id);
         assertThat(rows)
                 .extracting(row -> row.entry().eventType())
-                .containsExactly("OrderCreated", "OrderPaid", "OrderShipped");
+                .containsExactly("OrderCreated", "OrderConfirmed", "OrderPaid", "OrderShipped");
         assertThat(rows).extracting(OutboxRow::txId).isSorted().doesNotHaveDuplicates();
     }
 
@@ -109,10 +118,13 @@ class OutboxTest {
                 {"customerId": "customer-9", "currency": "CHF", "channel": "mobile",
                  "items": [{"sku": "SKU-9", "quantity": 3, "unitPrice": "4.50"}]}""";
         UUID id = create(body).statusCode(201).extract().jsonPath().getUUID("id");
+        InventoryTopic.reserves(id);
         transition(id, "pay", "{\"paymentReference\": \"pay_9\"}").statusCode(200);
         transition(id, "ship", "{\"carrier\": \"UPS\"}").statusCode(200);
         UUID second = createOrder();
         transition(second, "cancel", "{\"reason\": \"duplicate\"}").statusCode(200);
+        UUID third = createOrder();
+        InventoryTopic.rejects(third, "not enough stock of SKU-1", List.of("SKU-1"));
 
         List<OutboxRow> rows = tables.outbox(id);
         assertThat(decode(rows.get(0), 1))
@@ -123,11 +135,14 @@ class OutboxTest {
                         List.of(new OrderLine("SKU-9", 3, new BigDecimal("4.50"))),
                         new BigDecimal("13.50"),
                         "mobile"));
-        assertThat(decode(rows.get(1), 2))
+        assertThat(decode(rows.get(1), 2)).isEqualTo(new OrderConfirmed(id.toString()));
+        assertThat(decode(rows.get(2), 3))
                 .isEqualTo(new OrderPaid(id.toString(), new BigDecimal("13.50"), "CHF", "pay_9"));
-        assertThat(decode(rows.get(2), 3)).isEqualTo(new OrderShipped(id.toString(), "UPS", null));
+        assertThat(decode(rows.get(3), 4)).isEqualTo(new OrderShipped(id.toString(), "UPS", null));
         assertThat(decode(tables.outbox(second).get(1), 2))
                 .isEqualTo(new OrderCancelled(second.toString(), "duplicate"));
+        assertThat(decode(tables.outbox(third).get(1), 2))
+                .isEqualTo(new OrderRejected(third.toString(), "not enough stock of SKU-1", List.of("SKU-1")));
     }
 
     @Test
@@ -154,7 +169,7 @@ class OutboxTest {
                 .getUUID("id");
         given().contentType(ContentType.JSON)
                 .header("traceparent", TRACEPARENT)
-                .post("/orders/" + id + "/pay")
+                .post("/orders/" + id + "/cancel")
                 .then()
                 .statusCode(200);
 
@@ -175,7 +190,7 @@ class OutboxTest {
                 .extract()
                 .jsonPath()
                 .getUUID("id");
-        transition(id, "pay").statusCode(200);
+        transition(id, "cancel").statusCode(200);
 
         List<OutboxRow> rows = tables.outbox(id);
         assertThat(rows)
@@ -201,7 +216,14 @@ class OutboxTest {
                         lock,
                         writer,
                         new OutboxEntry(
-                                UUID.randomUUID(), id.toString(), 2, "OrderPaid", "1.0", "{}", null, Instant.now()));
+                                UUID.randomUUID(),
+                                id.toString(),
+                                2,
+                                "OrderCancelled",
+                                "1.0",
+                                "{}",
+                                null,
+                                Instant.now()));
                 insert.executeUpdate();
             }
             writer.commit();
@@ -211,7 +233,7 @@ class OutboxTest {
                         + " WHERE aggregate_id = ? AND aggregate_version = 2",
                 id.toString());
         try {
-            transition(id, "pay", "{\"paymentReference\": \"pay_lost\"}")
+            transition(id, "cancel", "{\"reason\": \"lost\"}")
                     .statusCode(409)
                     .body("type", equalTo("urn:orderflow:problem:concurrent-change"));
 
@@ -219,15 +241,15 @@ class OutboxTest {
                     .get()
                     .extracting(OrderState::status, OrderState::version)
                     .containsExactly("CREATED", 1L);
-            assertThat(tables.number("SELECT count(*) FROM orders WHERE id = ? AND payment_reference IS NULL", id))
+            assertThat(tables.number("SELECT count(*) FROM orders WHERE id = ? AND cancellation_reason IS NULL", id))
                     .isOne();
             assertThat(tables.outbox(id))
                     .extracting(row -> row.entry().eventType())
-                    .containsExactly("OrderCreated", "OrderPaid");
+                    .containsExactly("OrderCreated", "OrderCancelled");
         } finally {
             tables.execute("DELETE FROM outbox WHERE aggregate_id = ? AND aggregate_version = 2", id.toString());
         }
-        transition(id, "pay").statusCode(200).body("version", equalTo(2));
+        transition(id, "cancel").statusCode(200).body("version", equalTo(2));
     }
 
     private void assertOneRowPerVersionWrittenWithTheOrder(UUID id, long version) {

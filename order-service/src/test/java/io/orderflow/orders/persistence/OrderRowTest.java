@@ -8,7 +8,9 @@ import io.orderflow.orders.OrderTables;
 import io.orderflow.orders.OrderTables.OrderState;
 import io.orderflow.orders.PostgresResource;
 import io.orderflow.orders.domain.OrderTransition;
+import io.orderflow.testing.quarkus.BrokerResource;
 import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -22,6 +24,7 @@ import org.junit.jupiter.api.Test;
 
 @QuarkusTest
 @WithTestResource(PostgresResource.class)
+@WithTestResource(value = BrokerResource.class, initArgs = @ResourceArg(name = "topics", value = "inventory:3"))
 class OrderRowTest {
 
     @Inject

@@ -12,6 +12,8 @@ import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.startsWith;
 
 import io.orderflow.orders.PostgresResource;
+import io.orderflow.testing.quarkus.BrokerResource;
+import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -28,6 +30,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** Every kind of bad input gets a 400 problem naming the field at fault; never a 500. */
 @QuarkusTest
 @WithTestResource(PostgresResource.class)
+@WithTestResource(value = BrokerResource.class, initArgs = @ResourceArg(name = "topics", value = "inventory:3"))
 class BadRequestTest {
 
     private static final String LINE = "{\"sku\": \"SKU-1\", \"quantity\": 2, \"unitPrice\": \"9.95\"}";

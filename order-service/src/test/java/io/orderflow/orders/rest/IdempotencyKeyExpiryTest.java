@@ -9,6 +9,8 @@ import static org.hamcrest.Matchers.nullValue;
 import io.orderflow.orders.OrderTables;
 import io.orderflow.orders.PostgresResource;
 import io.orderflow.orders.service.IdempotencyKeyPurge;
+import io.orderflow.testing.quarkus.BrokerResource;
+import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -25,6 +27,7 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @WithTestResource(PostgresResource.class)
+@WithTestResource(value = BrokerResource.class, initArgs = @ResourceArg(name = "topics", value = "inventory:3"))
 class IdempotencyKeyExpiryTest {
 
     @Inject

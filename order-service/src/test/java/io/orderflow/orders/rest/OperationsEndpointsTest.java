@@ -1,6 +1,6 @@
 package io.orderflow.orders.rest;
 
-import static io.orderflow.orders.OrderRequests.createOrder;
+import static io.orderflow.orders.OrderRequests.createConfirmedOrder;
 import static io.orderflow.orders.OrderRequests.transition;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -10,6 +10,8 @@ import static org.hamcrest.Matchers.hasKey;
 
 import io.orderflow.orders.OrderTables;
 import io.orderflow.orders.PostgresResource;
+import io.orderflow.testing.quarkus.BrokerResource;
+import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -21,6 +23,7 @@ import org.junit.jupiter.api.Test;
 /** What operators rely on: the OpenAPI document, health checks and Prometheus metrics. */
 @QuarkusTest
 @WithTestResource(PostgresResource.class)
+@WithTestResource(value = BrokerResource.class, initArgs = @ResourceArg(name = "topics", value = "inventory:3"))
 class OperationsEndpointsTest {
 
     @Inject
@@ -62,7 +65,7 @@ class OperationsEndpointsTest {
 
     @Test
     void metricsCountOrdersByStatusAndTimeRequests() {
-        transition(createOrder(), "pay").statusCode(200);
+        transition(createConfirmedOrder(), "pay").statusCode(200);
         OrderTables tables = new OrderTables(dataSource);
 
         String metrics = given().accept("text/plain")

@@ -1,18 +1,23 @@
 package io.orderflow.orders.rest;
 
 import static io.orderflow.orders.OrderRequests.create;
+import static io.orderflow.orders.OrderRequests.createConfirmedOrder;
 import static io.orderflow.orders.OrderRequests.createOrder;
 import static io.orderflow.orders.OrderRequests.transition;
 import static io.orderflow.orders.OrderRequests.validBody;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasKey;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.startsWith;
 
+import io.orderflow.orders.InventoryTopic;
 import io.orderflow.orders.PostgresResource;
+import io.orderflow.testing.quarkus.BrokerResource;
+import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -23,11 +28,13 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
 @WithTestResource(PostgresResource.class)
+@WithTestResource(value = BrokerResource.class, initArgs = @ResourceArg(name = "topics", value = "inventory:3"))
 class OrderLifecycleApiTest {
 
     @TestHTTPResource("/")
@@ -72,18 +79,20 @@ class OrderLifecycleApiTest {
     }
 
     @Test
-    void anOrderGoesFromCreatedToPaidToShipped() {
+    void anOrderGoesFromCreatedToConfirmedToPaidToShipped() {
         UUID id = createOrder();
+        InventoryTopic.reserves(id);
+        given().get("/orders/" + id).then().body("status", equalTo("CONFIRMED")).body("version", equalTo(2));
 
         transition(id, "pay", "{\"paymentReference\": \"pay_42\"}")
                 .statusCode(200)
                 .body("status", equalTo("PAID"))
-                .body("version", equalTo(2))
+                .body("version", equalTo(3))
                 .body("paymentReference", equalTo("pay_42"));
         transition(id, "ship", "{\"carrier\": \"DHL\", \"trackingNumber\": \"JJD0001\"}")
                 .statusCode(200)
                 .body("status", equalTo("SHIPPED"))
-                .body("version", equalTo(3))
+                .body("version", equalTo(4))
                 .body("carrier", equalTo("DHL"))
                 .body("trackingNumber", equalTo("JJD0001"));
 
@@ -91,13 +100,13 @@ class OrderLifecycleApiTest {
                 .then()
                 .statusCode(200)
                 .body("status", equalTo("SHIPPED"))
-                .body("version", equalTo(3))
+                .body("version", equalTo(4))
                 .body("paymentReference", equalTo("pay_42"));
     }
 
     @Test
     void transitionsNeedNoBody() {
-        UUID id = createOrder();
+        UUID id = createConfirmedOrder();
 
         transition(id, "pay").statusCode(200).body("status", equalTo("PAID"));
         transition(id, "ship").statusCode(200).body("status", equalTo("SHIPPED"));
@@ -128,13 +137,13 @@ class OrderLifecycleApiTest {
 
     @Test
     void aPaidOrderCanBeCancelledAndGetsTheDefaultReason() {
-        UUID id = createOrder();
+        UUID id = createConfirmedOrder();
         transition(id, "pay").statusCode(200);
 
         transition(id, "cancel", "{}")
                 .statusCode(200)
                 .body("status", equalTo("CANCELLED"))
-                .body("version", equalTo(3))
+                .body("version", equalTo(4))
                 .body("cancellationReason", equalTo("requested by customer"));
     }
 
@@ -155,6 +164,51 @@ class OrderLifecycleApiTest {
     }
 
     @Test
+    void payingAnOrderInventoryHasNotAnsweredForIsAConflict() {
+        UUID id = createOrder();
+
+        transition(id, "pay")
+                .statusCode(409)
+                .contentType(startsWith("application/problem+json"))
+                .body(
+                        "detail",
+                        equalTo("cannot pay order " + id
+                                + ": it is CREATED, and pay is only allowed from [CONFIRMED]"));
+        given().get("/orders/" + id).then().body("status", equalTo("CREATED")).body("version", equalTo(1));
+    }
+
+    @Test
+    void aConfirmedOrderCanBeCancelled() {
+        UUID id = createConfirmedOrder();
+
+        transition(id, "cancel", "{\"reason\": \"changed my mind\"}")
+                .statusCode(200)
+                .body("status", equalTo("CANCELLED"))
+                .body("version", equalTo(3));
+    }
+
+    @Test
+    void aRejectedOrderKeepsInventorysReasonAndCanBeNeitherPaidShippedNorCancelled() {
+        UUID id = createOrder();
+        InventoryTopic.rejects(id, "not enough stock of SKU-1", List.of("SKU-1"));
+
+        given().get("/orders/" + id)
+                .then()
+                .body("status", equalTo("REJECTED"))
+                .body("version", equalTo(2))
+                .body("rejectionReason", equalTo("not enough stock of SKU-1"))
+                .body("shortSkus", contains("SKU-1"));
+        for (String verb : List.of("pay", "ship", "cancel")) {
+            transition(id, verb)
+                    .statusCode(409)
+                    .contentType(startsWith("application/problem+json"))
+                    .body("type", equalTo("urn:orderflow:problem:transition-not-allowed"))
+                    .body("detail", startsWith("cannot " + verb + " order " + id + ": it is REJECTED"));
+        }
+        given().get("/orders/" + id).then().body("status", equalTo("REJECTED")).body("version", equalTo(2));
+    }
+
+    @Test
     void payingACancelledOrderIsAConflict() {
         UUID id = createOrder();
         transition(id, "cancel").statusCode(200);
@@ -164,7 +218,7 @@ class OrderLifecycleApiTest {
 
     @Test
     void payingTwiceIsAConflict() {
-        UUID id = createOrder();
+        UUID id = createConfirmedOrder();
         transition(id, "pay").statusCode(200);
 
         transition(id, "pay").statusCode(409).body("detail", startsWith("cannot pay order " + id + ": it is PAID"));
@@ -172,7 +226,7 @@ class OrderLifecycleApiTest {
 
     @Test
     void cancellingAShippedOrderIsAConflict() {
-        UUID id = createOrder();
+        UUID id = createConfirmedOrder();
         transition(id, "pay").statusCode(200);
         transition(id, "ship").statusCode(200);
 

@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.orderflow.orders.OrderTables;
 import io.orderflow.orders.PostgresResource;
+import io.orderflow.testing.quarkus.BrokerResource;
+import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -24,6 +26,7 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @WithTestResource(PostgresResource.class)
+@WithTestResource(value = BrokerResource.class, initArgs = @ResourceArg(name = "topics", value = "inventory:3"))
 @TestProfile(IdempotencyKeyPurgeScheduleTest.EveryHalfSecond.class)
 class IdempotencyKeyPurgeScheduleTest {
     public static final class EveryHalfSecond implements QuarkusTestProfile {

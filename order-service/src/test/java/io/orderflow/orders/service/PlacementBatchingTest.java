@@ -11,6 +11,8 @@ import io.orderflow.orders.PostgresResource;
 import io.orderflow.orders.domain.IdempotencyKeyReusedException;
 import io.orderflow.orders.domain.NewOrder;
 import io.orderflow.orders.domain.OrderItem;
+import io.orderflow.testing.quarkus.BrokerResource;
+import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -38,6 +40,7 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @WithTestResource(PostgresResource.class)
+@WithTestResource(value = BrokerResource.class, initArgs = @ResourceArg(name = "topics", value = "inventory:3"))
 @TestProfile(PlacementBatchingTest.OneWriterShortQueue.class)
 class PlacementBatchingTest {
 

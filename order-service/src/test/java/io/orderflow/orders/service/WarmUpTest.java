@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.orderflow.orders.OrderTables;
 import io.orderflow.orders.PostgresResource;
+import io.orderflow.testing.quarkus.BrokerResource;
+import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -22,6 +24,7 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @WithTestResource(PostgresResource.class)
+@WithTestResource(value = BrokerResource.class, initArgs = @ResourceArg(name = "topics", value = "inventory:3"))
 class WarmUpTest {
 
     private static final Pattern NOT_FOUND_COUNT = Pattern.compile(
