@@ -70,7 +70,6 @@ public final class ComposeSecurity {
             for (String instance : PlatformPrincipals.SERVICES) {
                 secrets.serviceConfiguration(instance, plaintext ? Map.of() : secrets.clientSecurity(instance));
             }
-            secrets.serviceConfiguration("order-service", Map.of());
             System.out.println("secrets in " + secrets.directory() + (plaintext ? " (services on PLAINTEXT)" : ""));
             return 0;
         }

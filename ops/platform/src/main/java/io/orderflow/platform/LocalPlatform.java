@@ -75,6 +75,10 @@ public final class LocalPlatform implements AutoCloseable {
     private static final Map<String, String> CONSUMER_SESSIONS = Map.of(
             "mp.messaging.incoming.orders.session.timeout.ms", "10000",
             "mp.messaging.incoming.orders-retry.session.timeout.ms", "10000");
+    /** The same for order-service's saga consumer, whose channels read {@code inventory}. */
+    private static final Map<String, String> SAGA_SESSIONS = Map.of(
+            "mp.messaging.incoming.inventory.session.timeout.ms", "10000",
+            "mp.messaging.incoming.inventory-retry.session.timeout.ms", "10000");
 
     /** Partitions of the {@code orders} topic the platform creates: room for six consumers per group. */
     static final int ORDERS_PARTITIONS = 6;
@@ -241,7 +245,9 @@ public final class LocalPlatform implements AutoCloseable {
                 new Slot(
                         "order-service",
                         service(options, "order-service", "order-service", options.orderServicePort(), logs)
-                                .properties(database(databases, "order-service").quarkusDatasource())),
+                                .properties(database(databases, "order-service").quarkusDatasource())
+                                .properties(SAGA_SESSIONS)
+                                .property("kafka.bootstrap.servers", bootstrapServers)),
                 new Slot(
                         "outbox-relay",
                         service(options, "outbox-relay", "outbox-relay", options.relayPort(), logs)
@@ -290,9 +296,7 @@ public final class LocalPlatform implements AutoCloseable {
                         service(options, "lag-monitor", "lag-monitor", options.consumerPort(4), logs)
                                 .property("kafka.bootstrap.servers", bootstrapServers)));
         for (Slot slot : slots) {
-            if (!slot.instance.equals("order-service")) { // it reaches no broker and has no admin endpoint
-                slot.builder.property("quarkus.config.locations", access.serviceConfiguration(slot.instance));
-            }
+            slot.builder.property("quarkus.config.locations", access.serviceConfiguration(slot.instance));
         }
         List<Slot> started = new ArrayList<>();
         try {

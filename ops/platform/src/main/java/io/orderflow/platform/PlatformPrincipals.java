@@ -22,13 +22,14 @@ import org.apache.kafka.common.resource.ResourceType;
  *   <tr><td>{@code admin}</td><td>everything (super user): the launcher, creating topics and these ACLs</td></tr>
  *   <tr><td>{@code outbox-relay}</td><td>write {@code orders}</td></tr>
  *   <tr><td>{@code inventory-outbox-relay}</td><td>write {@code inventory}</td></tr>
- *   <tr><td>each consuming service G</td><td>read {@code orders} in group G; create, write and read its retry topics
- *       ({@code G_retry_*}); create and write its dead-letter topic</td></tr>
+ *   <tr><td>each consuming service G</td><td>read its source topic in group G ({@code orders}; order-service's saga
+ *       reads {@code inventory}); create, write and read its retry topics ({@code G_retry_*}); create and write its
+ *       dead-letter topic</td></tr>
  *   <tr><td>{@code lag-monitor}</td><td>describe every group and topic, and read topics for the record timestamps
  *       its time lag needs (it joins no group and commits nothing)</td></tr>
  *   <tr><td>{@code ops-load}</td><td>write {@code orders} (the load's orders at other event versions)</td></tr>
- *   <tr><td>{@code ops-drills}</td><td>read and write {@code orders} (duplicates, poison records), read the
- *       dead-letter topics</td></tr>
+ *   <tr><td>{@code ops-drills}</td><td>read and write {@code orders} and {@code inventory} (duplicates, poison
+ *       records), read the dead-letter topics</td></tr>
  *   <tr><td>{@code ops-admin}</td><td>replay and re-drive: rewind each group's offsets, read its topics, copy dead
  *       letters to its first retry topic, keep its re-drive log</td></tr>
  * </table>
@@ -36,9 +37,15 @@ import org.apache.kafka.common.resource.ResourceType;
 final class PlatformPrincipals {
 
     static final String ADMIN = "admin";
-    static final List<String> CONSUMERS = List.of("inventory-service", "notification-service", "analytics-service");
+    /** order-service's consumer group: the saga, which reads inventory's answers. */
+    static final String SAGA = "order-service";
+
+    /** The consumer groups, each the principal of the service of its name. */
+    static final List<String> CONSUMERS =
+            List.of("inventory-service", "notification-service", "analytics-service", SAGA);
     /** The services that reach the broker, each the principal of its own name. */
     static final List<String> SERVICES = List.of(
+            "order-service",
             "outbox-relay",
             "inventory-service",
             "inventory-outbox-relay",
@@ -59,7 +66,7 @@ final class PlatformPrincipals {
         allow(acls, "outbox-relay", topic(Topics.ORDERS), AclOperation.WRITE);
         allow(acls, "inventory-outbox-relay", topic(Topics.INVENTORY), AclOperation.WRITE);
         for (String group : CONSUMERS) {
-            allow(acls, group, topic(Topics.ORDERS), AclOperation.READ);
+            allow(acls, group, topic(sourceTopic(group)), AclOperation.READ);
             allow(acls, group, group(group), AclOperation.READ);
             allow(
                     acls,
@@ -78,10 +85,11 @@ final class PlatformPrincipals {
         allow(acls, "lag-monitor", topic("*"), AclOperation.DESCRIBE, AclOperation.READ);
         allow(acls, "ops-load", topic(Topics.ORDERS), AclOperation.WRITE);
         allow(acls, "ops-drills", topic(Topics.ORDERS), AclOperation.READ, AclOperation.WRITE);
+        allow(acls, "ops-drills", topic(Topics.INVENTORY), AclOperation.READ, AclOperation.WRITE);
         for (String group : CONSUMERS) {
             allow(acls, "ops-drills", topic(deadLetterTopic(group)), AclOperation.READ);
             allow(acls, "ops-admin", group(group), AclOperation.READ, AclOperation.DESCRIBE);
-            allow(acls, "ops-admin", topic(Topics.ORDERS), AclOperation.READ);
+            allow(acls, "ops-admin", topic(sourceTopic(group)), AclOperation.READ);
             allow(acls, "ops-admin", prefixedTopic(retryPrefix(group)), AclOperation.READ, AclOperation.WRITE);
             allow(acls, "ops-admin", topic(deadLetterTopic(group)), AclOperation.READ);
             allow(
@@ -93,6 +101,11 @@ final class PlatformPrincipals {
                     AclOperation.WRITE);
         }
         return List.copyOf(acls);
+    }
+
+    /** The topic consumer group {@code group} reads: inventory's answers for the saga, {@code orders} for the rest. */
+    static String sourceTopic(String group) {
+        return group.equals(SAGA) ? Topics.INVENTORY : Topics.ORDERS;
     }
 
     /** A consuming service's retry topics' common prefix (event-consumer's {@code RetryTopics}). */

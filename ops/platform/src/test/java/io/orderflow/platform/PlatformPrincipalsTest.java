@@ -37,6 +37,25 @@ class PlatformPrincipalsTest {
     }
 
     @Test
+    void theSagaReadsInventoryInItsOwnGroupAndWritesOnlyItsRetryAndDeadLetterTopics() {
+        List<String> sagas = PlatformPrincipals.acls().stream()
+                .filter(acl -> acl.entry().principal().equals("User:order-service"))
+                .map(acl -> acl.entry().operation() + " " + acl.pattern().resourceType() + " "
+                        + acl.pattern().name() + " " + acl.pattern().patternType())
+                .toList();
+
+        assertThat(sagas)
+                .containsExactlyInAnyOrder(
+                        "READ TOPIC inventory LITERAL",
+                        "READ GROUP order-service LITERAL",
+                        "CREATE TOPIC order-service_retry_ PREFIXED",
+                        "WRITE TOPIC order-service_retry_ PREFIXED",
+                        "READ TOPIC order-service_retry_ PREFIXED",
+                        "CREATE TOPIC dead-letter-topic-order-service LITERAL",
+                        "WRITE TOPIC dead-letter-topic-order-service LITERAL");
+    }
+
+    @Test
     void noPrincipalButTheAdministratorMayDeleteOrAlterAnything() {
         assertThat(PlatformPrincipals.acls())
                 .extracting((AclBinding acl) -> acl.entry().operation())

@@ -76,6 +76,15 @@ final class LoadCommandLine implements Callable<Integer> {
     private OrderBodies customers;
 
     @Option(
+            names = "--out-of-stock",
+            paramLabel = "SHARE",
+            defaultValue = "0",
+            converter = Probability.class,
+            description = "the share of orders that also ask for sku-sold-out, which inventory has none of: they are"
+                    + " rejected (default: ${DEFAULT-VALUE})")
+    private double outOfStock;
+
+    @Option(
             names = "--pay",
             paramLabel = "P",
             defaultValue = "0.8",
@@ -151,7 +160,7 @@ final class LoadCommandLine implements Callable<Integer> {
                     url,
                     rate,
                     Duration.ofSeconds(durationSeconds),
-                    customers,
+                    customers.withOutOfStock(outOfStock),
                     pay,
                     ship,
                     cancel,

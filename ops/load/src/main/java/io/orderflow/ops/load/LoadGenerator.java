@@ -20,7 +20,10 @@ import java.util.concurrent.TimeoutException;
  */
 public final class LoadGenerator {
 
-    private static final Duration LIFECYCLE_WAIT = Duration.ofSeconds(60);
+    /** How long an order to be paid waits for inventory's answer (the saga drill stops inventory for a while). */
+    static final Duration INVENTORY_ANSWER_TIMEOUT = Duration.ofSeconds(90);
+
+    private static final Duration LIFECYCLE_WAIT = INVENTORY_ANSWER_TIMEOUT.plusSeconds(60);
 
     private LoadGenerator() {}
 
@@ -31,20 +34,21 @@ public final class LoadGenerator {
     /** Runs the load; true when every request was answered as expected. */
     static boolean run(LoadOptions options, PrintStream out) throws InterruptedException {
         out.printf(
-                "orderflow load: %d orders/s for %d s to %s; customers: %s; lifecycle: pay %.2f, ship %.2f, cancel"
-                        + " %.2f; OrderCreated %s%n",
+                "orderflow load: %d orders/s for %d s to %s; customers: %s; out of stock %.2f; lifecycle: pay %.2f,"
+                        + " ship %.2f, cancel %.2f; OrderCreated %s%n",
                 options.rate(),
                 options.duration().toSeconds(),
                 options.url(),
                 options.customers().name(),
+                options.customers().outOfStockShare(),
                 options.pay(),
                 options.ship(),
                 options.cancel(),
                 options.eventVersions());
         int viaOrderService =
                 (int) Math.round(options.rate() * options.eventVersions().viaOrderService());
-        try (OrderLifecycles lifecycles =
-                        new OrderLifecycles(options.url(), options.pay(), options.ship(), options.cancel());
+        try (OrderLifecycles lifecycles = new OrderLifecycles(
+                        options.url(), options.pay(), options.ship(), options.cancel(), INVENTORY_ANSWER_TIMEOUT);
                 DirectOrders direct = new DirectOrders(
                         options.cluster(), options.rate(), options.duration(), options.eventVersions());
                 OpenLoopLoad load = new OpenLoopLoad(
@@ -89,13 +93,16 @@ public final class LoadGenerator {
         long accepted = load.acceptedSoFar();
         LatencySamples.Summary latency = load.latencySoFar();
         return String.format(
-                "[%4ds] accepted %d (%.1f/s)  p50 %s  p99 %s  failed %d  | paid %d  shipped %d  cancelled %d",
+                "[%4ds] accepted %d (%.1f/s)  p50 %s  p99 %s  failed %d  | confirmed %d  rejected %d  paid %d  shipped"
+                        + " %d  cancelled %d",
                 second,
                 accepted,
                 accepted / (double) second,
                 millis(latency, 50),
                 millis(latency, 99),
                 load.failedSoFar() + lifecycles.failed(),
+                lifecycles.count("inventory CONFIRMED"),
+                lifecycles.count("inventory REJECTED"),
                 lifecycles.accepted("pay"),
                 lifecycles.accepted("ship"),
                 lifecycles.accepted("cancel"));

@@ -13,14 +13,31 @@ import java.util.SplittableRandom;
  *   <li>{@link #fewCustomers}: one of {@code n} customers (a low-cardinality key).
  * </ul>
  *
+ * <p>With {@link #withOutOfStock}, that share of the orders also asks for one unit of {@value #SOLD_OUT}, the SKU
+ * inventory-service has none of: inventory rejects the order, and order-service with it (the saga).
+ *
  * Deterministic for a seeded random; immutable and thread-safe (the random is the caller's).
  */
-public record OrderBodies(String name, double hotShare, int customers) {
+public record OrderBodies(String name, double hotShare, int customers, double outOfStockShare) {
 
     static final String HOT_CUSTOMER = "customer-hot";
+    /** inventory-service's sold-out SKU (its migration V3): an order for it is rejected. */
+    public static final String SOLD_OUT = "sku-sold-out";
+
+    public OrderBodies(String name, double hotShare, int customers) {
+        this(name, hotShare, customers, 0);
+    }
 
     public static OrderBodies uniform() {
         return new OrderBodies("uniform", 0, 100_000);
+    }
+
+    /** These bodies, with {@code share} of the orders (0 to 1) asking for the sold-out SKU as well. */
+    public OrderBodies withOutOfStock(double share) {
+        if (!(share >= 0 && share <= 1)) {
+            throw new IllegalArgumentException("the out-of-stock share must be in [0, 1], was " + share);
+        }
+        return new OrderBodies(name, hotShare, customers, share);
     }
 
     public static OrderBodies hotCustomer(double share) {
@@ -75,6 +92,9 @@ public record OrderBodies(String name, double hotShare, int customers) {
                 .append(customer(random))
                 .append("\",\"currency\":\"EUR\",\"channel\":\"web\",\"items\":[");
         int lines = 1 + random.nextInt(3);
+        if (outOfStockShare > 0 && random.nextDouble() < outOfStockShare) {
+            body.append("{\"sku\":\"").append(SOLD_OUT).append("\",\"quantity\":1,\"unitPrice\":\"1.00\"},");
+        }
         for (int line = 0; line < lines; line++) {
             if (line > 0) {
                 body.append(',');

@@ -25,6 +25,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -50,6 +51,7 @@ class LoadGeneratorTest {
     private HttpServer server;
     private final Map<String, List<String>> transitions = new ConcurrentHashMap<>();
     private final List<String> customers = new CopyOnWriteArrayList<>();
+    private final Set<String> rejected = ConcurrentHashMap.newKeySet();
 
     @AfterEach
     void stop() {
@@ -68,8 +70,20 @@ class LoadGeneratorTest {
                 String id = UUID.randomUUID().toString();
                 customers.add(body.replaceAll(".*\"customerId\":\"([^\"]+)\".*", "$1"));
                 transitions.put(id, new CopyOnWriteArrayList<>());
+                if (body.contains(OrderBodies.SOLD_OUT)) {
+                    rejected.add(id);
+                }
                 exchange.getResponseHeaders().set("Location", "/orders/" + id);
                 answer(exchange, 201);
+            } else if (exchange.getRequestMethod().equals("GET")) {
+                // inventory's answer, as the saga leaves it on the order
+                String id = path.substring("/orders/".length());
+                String status = rejected.contains(id) ? "REJECTED" : "CONFIRMED";
+                byte[] order =
+                        ("{\"id\":\"" + id + "\",\"status\":\"" + status + "\"}").getBytes(StandardCharsets.UTF_8);
+                exchange.sendResponseHeaders(200, order.length);
+                exchange.getResponseBody().write(order);
+                exchange.close();
             } else {
                 String[] parts = path.split("/"); // "", "orders", id, action
                 transitions.get(parts[2]).add(parts[3]);
@@ -118,6 +132,27 @@ class LoadGeneratorTest {
         }
         assertThat(customers.stream().filter("customer-hot"::equals).count()).isBetween(110L, 190L);
         assertThat(printed).contains("pay 200=" + paid);
+    }
+
+    @Test
+    void ordersForTheSoldOutSkuAreRejectedByInventoryAndNeitherPaidNorFailures() throws Exception {
+        URI url = serve(200);
+        ByteArrayOutputStream output = new ByteArrayOutputStream();
+        LoadOptions options = new LoadOptions(
+                url, 100, Duration.ofSeconds(2), OrderBodies.uniform().withOutOfStock(0.3), 1, 0, 0, 64);
+
+        boolean clean = LoadGenerator.run(options, new PrintStream(output, true, StandardCharsets.UTF_8));
+
+        String printed = output.toString(StandardCharsets.UTF_8);
+        assertThat(clean).as(printed).isTrue();
+        assertThat(rejected).hasSizeBetween(30, 90); // 60 expected of 200
+        for (Map.Entry<String, List<String>> order : transitions.entrySet()) {
+            assertThat(order.getValue())
+                    .as(order.getKey())
+                    .isEqualTo(rejected.contains(order.getKey()) ? List.of() : List.of("pay"));
+        }
+        assertThat(printed)
+                .contains("inventory REJECTED=" + rejected.size(), "inventory CONFIRMED=" + (200 - rejected.size()));
     }
 
     @Test

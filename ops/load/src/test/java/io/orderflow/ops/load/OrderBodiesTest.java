@@ -3,6 +3,7 @@ package io.orderflow.ops.load;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.HashSet;
 import java.util.Set;
@@ -54,5 +55,28 @@ class OrderBodiesTest {
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("uniform, hot:SHARE");
         }
+    }
+
+    @Test
+    void aShareOfTheOrdersAsksForTheSoldOutSkuAndEveryOtherLineForAStockedOne() throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        SplittableRandom random = new SplittableRandom(7);
+        OrderBodies bodies = OrderBodies.uniform().withOutOfStock(0.25);
+        int soldOut = 0;
+        for (int i = 0; i < 4_000; i++) {
+            JsonNode items = json.readTree(bodies.next(random)).get("items");
+            for (JsonNode line : items) {
+                String sku = line.get("sku").asText();
+                if (sku.equals(OrderBodies.SOLD_OUT)) {
+                    soldOut++;
+                } else {
+                    assertThat(Integer.parseInt(sku.substring("sku-".length()))).isBetween(1, 1_000);
+                }
+            }
+        }
+
+        assertThat(soldOut).isBetween(850, 1_150); // 1,000 expected
+        assertThatThrownBy(() -> OrderBodies.uniform().withOutOfStock(1.5))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 }
