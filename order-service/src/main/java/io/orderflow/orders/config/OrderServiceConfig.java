@@ -90,5 +90,12 @@ public interface OrderServiceConfig {
          */
         @WithDefault("5s")
         Duration statusCountsMaxAge();
+
+        /**
+         * How long an order may wait for inventory's answer (the saga) before the {@code orders_awaiting_inventory_overdue}
+         * gauge counts it, and the alert {@code OrdersAwaitingInventory} fires.
+         */
+        @WithDefault("30s")
+        Duration inventoryAnswerOverdueAfter();
     }
 }

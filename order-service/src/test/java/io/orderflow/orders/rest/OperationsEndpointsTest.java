@@ -1,6 +1,7 @@
 package io.orderflow.orders.rest;
 
 import static io.orderflow.orders.OrderRequests.createConfirmedOrder;
+import static io.orderflow.orders.OrderRequests.createOrder;
 import static io.orderflow.orders.OrderRequests.transition;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -8,6 +9,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasKey;
 
+import io.orderflow.orders.InventoryTopic;
 import io.orderflow.orders.OrderTables;
 import io.orderflow.orders.PostgresResource;
 import io.orderflow.testing.quarkus.BrokerResource;
@@ -15,6 +17,7 @@ import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
+import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
@@ -75,7 +78,7 @@ class OperationsEndpointsTest {
                 .extract()
                 .asString();
 
-        for (String status : new String[] {"CREATED", "PAID", "SHIPPED", "CANCELLED"}) {
+        for (String status : new String[] {"CREATED", "CONFIRMED", "REJECTED", "PAID", "SHIPPED", "CANCELLED"}) {
             assertThat(gauge(metrics, status))
                     .as("orders_by_status{status=%s}", status)
                     .isEqualTo(tables.number("SELECT count(*) FROM orders WHERE status = ?", status));
@@ -83,6 +86,39 @@ class OperationsEndpointsTest {
         assertThat(metrics)
                 .containsPattern("http_server_requests_seconds_count\\{[^}]*method=\"POST\"[^}]*uri=\"/orders\"")
                 .containsPattern("http_server_requests_seconds_count\\{[^}]*uri=\"/orders/\\{id\\}/pay\"");
+    }
+
+    /**
+     * An order that has waited longer than the configured time for inventory's answer (1 h in tests; this one was
+     * placed two hours ago) is counted as overdue, and the oldest wait is at least its age; once inventory answers, it
+     * no longer counts.
+     */
+    @Test
+    void anOrderWaitingTooLongForInventorysAnswerIsCountedUntilItIsAnswered() {
+        OrderTables tables = new OrderTables(dataSource);
+        double overdueBefore = metric("orders_awaiting_inventory_overdue");
+        UUID waiting = createOrder();
+        tables.execute("UPDATE orders SET created_at = now() - interval '2 hours' WHERE id = ?", waiting);
+
+        assertThat(metric("orders_awaiting_inventory_overdue")).isEqualTo(overdueBefore + 1);
+        assertThat(metric("orders_awaiting_inventory_oldest_seconds")).isGreaterThanOrEqualTo(7_200);
+
+        InventoryTopic.reserves(waiting);
+
+        assertThat(metric("orders_awaiting_inventory_overdue")).isEqualTo(overdueBefore);
+    }
+
+    private static double metric(String name) {
+        String metrics = given().accept("text/plain")
+                .get("/q/metrics")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
+        Matcher value =
+                Pattern.compile("(?m)^" + name + "(?:\\{[^}]*})? (\\S+)$").matcher(metrics);
+        assertThat(value.find()).as("%s in%n%s", name, metrics).isTrue();
+        return Double.parseDouble(value.group(1));
     }
 
     private static double gauge(String metrics, String status) {
