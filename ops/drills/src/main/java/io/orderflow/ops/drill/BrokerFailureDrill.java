@@ -1,8 +1,8 @@
 package io.orderflow.ops.drill;
 
-import io.orderflow.contracts.Topics;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -19,7 +19,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * down or not; every accepted order was reserved and mailed, so every record the broker acknowledged before the crash
  * was still in its log after it, and the relays published what piled up meanwhile; the SKU's reserved stock rose by
  * exactly the number of accepted orders and every order has one mail (records the relays sent again after the crash,
- * not knowing whether the broker had them, were skipped as duplicates); every group caught up.
+ * not knowing whether the broker had them, were skipped as duplicates); every order was confirmed by order-service
+ * (the saga's round trip through {@code inventory} recovered too); every group caught up, order-service's on
+ * {@code inventory} included.
  */
 public final class BrokerFailureDrill {
 
@@ -51,8 +53,8 @@ public final class BrokerFailureDrill {
 
     public DrillReport run() throws Exception {
         DrillReport report = new DrillReport(NAME);
-        List<String> groups = target.consumers().keySet().stream().sorted().toList();
-        LagWatch lag = new LagWatch(target.lagMonitor(), Topics.ORDERS, groups);
+        List<String> groups = target.allConsumers().keySet().stream().sorted().toList();
+        LagWatch lag = LagWatch.of(target.lagMonitor(), groups);
         String sku = "sku-" + (1 + ThreadLocalRandom.current().nextInt(1_000));
         long reservedBefore = probe.stock(sku).path("reserved").asLong();
 
@@ -73,20 +75,22 @@ public final class BrokerFailureDrill {
         lag.watchWhile(() -> !stream.isDone());
         double loadEnded = lag.seconds();
         List<String> orders = stream.accepted();
-        report.step(orders.size() + " orders accepted, " + stream.refused() + " refused or unanswered");
+        report.step(orders.size() + " orders accepted, " + stream.notAccepted() + " refused or unanswered");
         OrderTracker tracker = new OrderTracker(probe, orders);
-        PlatformProbe.awaitWhileWatching(lag, WITHIN, () -> lag.allCaughtUp() && tracker.allProcessed());
+        OrderTracker confirmed = new OrderTracker(orders, order -> probe.hasStatus(order, Set.of("CONFIRMED")));
+        PlatformProbe.awaitWhileWatching(
+                lag, WITHIN, () -> lag.allCaughtUp() && tracker.allDone() && confirmed.allDone());
         double caughtUp = lag.seconds();
         report.step(String.format(
-                "every group had caught up and every order was processed at %.0f s: %.0f s after the broker was"
-                        + " back, %.0f s after the last order",
+                "every group had caught up and every order was processed and confirmed at %.0f s: %.0f s after the"
+                        + " broker was back, %.0f s after the last order",
                 caughtUp, caughtUp - readyAt, Math.max(0, caughtUp - loadEnded)));
         report.chart(lag.chart(60));
 
         report.check(
                 "order-service took every order, the broker down or not",
-                stream.refused() == 0,
-                orders.size() + " accepted, " + stream.refused() + " refused or unanswered");
+                stream.notAccepted() == 0,
+                orders.size() + " accepted, " + stream.notAccepted() + " refused or unanswered");
         int mailsOff = 0;
         for (String order : orders) {
             if (probe.mails(order) != 1) {
@@ -95,8 +99,12 @@ public final class BrokerFailureDrill {
         }
         report.check(
                 "no acknowledged order lost",
-                tracker.allProcessed(),
+                tracker.allDone(),
                 orders.size() + " accepted orders reserved by inventory-service and mailed by notification-service");
+        report.check(
+                "the saga went on",
+                confirmed.allDone(),
+                orders.size() + " accepted orders confirmed by order-service after inventory's answer");
         long reserved = probe.stock(sku).path("reserved").asLong() - reservedBefore;
         report.check(
                 "no double effect",

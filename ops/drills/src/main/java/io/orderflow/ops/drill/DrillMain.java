@@ -40,7 +40,7 @@ import picocli.CommandLine.Spec;
                 "%nDrills (ops/bin/drill NAME --help: its options, their defaults and where the platform" + " is):%n")
 public final class DrillMain implements Callable<Integer> {
 
-    /** What {@code --control} means, for the two drills that crash a service. */
+    /** What {@code --control} means, for the drills that crash a service. */
     private static final String CONTROL = "the launcher's control port, or compose: docker compose kill and up --wait,"
             + " run where docker-compose.yml is (default: the control port in .orderflow/platform.state)";
 
@@ -159,7 +159,7 @@ public final class DrillMain implements Callable<Integer> {
             name = CrashConsumerDrill.NAME,
             description = {
                 "kill -9 a consumer service while orders stream in, start it again: the others keep up, it resumes"
-                        + " from its committed offsets, no order lost, no double effect",
+                        + " from its committed offsets, no order lost, every order confirmed once, no double effect",
                 ""
             })
     int crashConsumer(
@@ -167,8 +167,9 @@ public final class DrillMain implements Callable<Integer> {
                             names = "--victim",
                             paramLabel = "SERVICE",
                             defaultValue = "inventory-service",
-                            description = "inventory-service, notification-service or analytics-service"
-                                    + " (default: ${DEFAULT-VALUE})")
+                            description = "inventory-service, notification-service, analytics-service, or"
+                                    + " order-service (the saga's consumer of inventory's answers; orders are refused"
+                                    + " while it is down) (default: ${DEFAULT-VALUE})")
                     String victim,
             @Option(
                             names = "--rate",

@@ -57,6 +57,11 @@ public final class DrillReport {
         return text;
     }
 
+    /** At most the first three of {@code items} and how many more, for a check's detail. */
+    static String firstFew(List<?> items) {
+        return items.size() <= 3 ? items.toString() : items.subList(0, 3) + " and " + (items.size() - 3) + " more";
+    }
+
     public String render() {
         StringBuilder text = new StringBuilder();
         text.append("Drill ").append(drill).append('\n');

@@ -1,7 +1,9 @@
 package io.orderflow.ops.drill;
 
+import io.orderflow.contracts.Topics;
 import io.orderflow.kafka.KafkaClientSettings;
 import java.net.URI;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -21,14 +23,35 @@ public record DrillTarget(
         KafkaClientSettings cluster,
         String adminToken) {
 
-    /** The drills' principal on a secured cluster: it may read and write {@code orders} and read the failure topics. */
+    /**
+     * The drills' principal on a secured cluster: it may read and write {@code orders} and {@code inventory} and read
+     * the failure topics.
+     */
     public static final String PRINCIPAL = "ops-drills";
 
-    /** The base URL of each consuming service by its consumer group's name. */
+    /**
+     * order-service's consumer group, the saga's step: it reads inventory's answers on {@code inventory} (every other
+     * group reads {@code orders}), and its service is order-service.
+     */
+    public static final String SAGA = "order-service";
+
+    /** The base URL of each service consuming {@code orders}, by its consumer group's name. */
     public Map<String, URI> consumers() {
         return Map.of(
                 "inventory-service", inventoryService,
                 "notification-service", notificationService,
                 "analytics-service", analyticsService);
+    }
+
+    /** Every consumer group's service: the three on {@code orders}, and order-service's {@link #SAGA} group. */
+    public Map<String, URI> allConsumers() {
+        Map<String, URI> all = new LinkedHashMap<>(consumers());
+        all.put(SAGA, orderService);
+        return Map.copyOf(all);
+    }
+
+    /** The topic consumer group {@code group} reads: {@code inventory} for the saga's, {@code orders} for the rest. */
+    public static String topicOf(String group) {
+        return SAGA.equals(group) ? Topics.INVENTORY : Topics.ORDERS;
     }
 }

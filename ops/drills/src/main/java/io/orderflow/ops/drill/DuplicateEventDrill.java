@@ -1,7 +1,9 @@
 package io.orderflow.ops.drill;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.orderflow.contracts.EventHeaders;
 import io.orderflow.contracts.Topics;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,16 +18,22 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * {@code duplicate-event}: the same event published twice, and a relay re-sending a whole batch (what a relay does
- * after a crash between the broker's acknowledgement and marking its rows published), must have one effect everywhere.
+ * after a crash between the broker's acknowledgement and marking its rows published), must have one effect everywhere:
+ * in the three services consuming {@code orders}, and in order-service's saga step, which consumes inventory's
+ * answers on {@code inventory}.
  *
- * <p>The drill places orders of one SKU over HTTP, waits until the three groups have processed them, then copies their
- * records on the {@code orders} topic: the first one once more, then all of them again in log order (the same key,
- * value and headers, so the same partition and event ids). It then checks that each order's reservation and mails are
- * unchanged, the SKU's reserved stock is unchanged, and each group counted every copy as a duplicate
+ * <p>The drill places orders of one SKU over HTTP and waits until the three groups have processed them and
+ * order-service has confirmed each. It then copies, with the same key, value and headers (so the same partition and
+ * event ids), their {@code OrderCreated} records on {@code orders} (the event every group acts on): the first once
+ * more, then all of them again in log order; and inventory-service's {@code InventoryReserved} answers to them on
+ * {@code inventory} the same way, byte for byte. It then checks that each order's reservation and mails are unchanged,
+ * the SKU's reserved stock is unchanged, each order is still CONFIRMED at the same version with exactly one
+ * OrderConfirmed on {@code orders}, and each group counted every copy it reads as a duplicate
  * ({@code orderflow_consumer_events_total{outcome="duplicate"}} rose by at least the number of copies: a batch
  * redelivered after a rebalance meanwhile adds its own). Other traffic may run meanwhile; the checks concern the
  * drill's own orders and SKU only, so the SKU should be one no other load orders (a random one of the 1,000).
@@ -47,8 +55,8 @@ public final class DuplicateEventDrill {
 
     public DrillReport run() throws Exception {
         DrillReport report = new DrillReport(NAME);
-        List<String> groups = target.consumers().keySet().stream().sorted().toList();
-        LagWatch lag = new LagWatch(target.lagMonitor(), Topics.ORDERS, groups);
+        List<String> groups = target.allConsumers().keySet().stream().sorted().toList();
+        LagWatch lag = LagWatch.of(target.lagMonitor(), groups);
         String sku = "sku-" + (1 + ThreadLocalRandom.current().nextInt(1_000));
         long startedMillis = System.currentTimeMillis() - 1_000;
 
@@ -58,27 +66,45 @@ public final class DuplicateEventDrill {
         }
         report.step("placed " + orderCount + " orders of " + sku + " through POST /orders");
         PlatformProbe.awaitWhileWatching(
-                lag, WITHIN, () -> orders.stream().allMatch(probe::processed) && lag.allCaughtUp());
-        report.step("waited until inventory reserved, notification recorded a mail for, and every group committed"
-                + " past each of them");
+                lag,
+                WITHIN,
+                () -> orders.stream()
+                                .allMatch(
+                                        order -> probe.processed(order) && probe.hasStatus(order, Set.of("CONFIRMED")))
+                        && lag.allCaughtUp());
+        report.step("waited until inventory reserved, notification recorded a mail for and order-service confirmed"
+                + " each of them, and every group committed past them");
 
         Map<String, String> reservations = new LinkedHashMap<>();
         Map<String, Integer> mails = new LinkedHashMap<>();
+        Map<String, Long> versions = new LinkedHashMap<>();
         for (String order : orders) {
             reservations.put(order, probe.reservation(order));
             mails.put(order, probe.mails(order));
+            versions.put(order, probe.order(order).path("version").asLong());
         }
         JsonNode stockBefore = probe.stock(sku);
         Map<String, Double> duplicatesBefore = probe.duplicates();
 
-        List<ConsumerRecord<byte[], byte[]>> published = read(Set.copyOf(orders), startedMillis);
-        int resent = resend(published);
-        report.step("published the first order's " + published.getFirst().partition() + "@"
-                + published.getFirst().offset() + " once more, then all " + published.size()
-                + " of the drill's records again in log order: " + resent + " copies");
+        List<ConsumerRecord<byte[], byte[]>> created =
+                read(Topics.ORDERS, "OrderCreated", Set.copyOf(orders), startedMillis);
+        List<ConsumerRecord<byte[], byte[]>> reserved =
+                read(Topics.INVENTORY, "InventoryReserved", Set.copyOf(orders), startedMillis);
+        int createdCopies = resend(created);
+        int reservedCopies = resend(reserved);
+        report.step("published the first order's OrderCreated (" + Topics.ORDERS + " " + at(created.getFirst())
+                + ") once more, then all " + created.size() + " of the drill's OrderCreated records again in log"
+                + " order: " + createdCopies + " copies");
+        report.step("published the first order's InventoryReserved (" + Topics.INVENTORY + " "
+                + at(reserved.getFirst()) + ") once more, then all " + reserved.size()
+                + " of inventory's answers to the drill's orders again in log order: " + reservedCopies + " copies");
+        Map<String, Integer> copiesRead = new LinkedHashMap<>();
+        for (String group : groups) {
+            copiesRead.put(group, DrillTarget.topicOf(group).equals(Topics.INVENTORY) ? reservedCopies : createdCopies);
+        }
 
         PlatformProbe.awaitWhileWatching(
-                lag, WITHIN, () -> lag.allCaughtUp() && duplicatesSince(duplicatesBefore, resent));
+                lag, WITHIN, () -> lag.allCaughtUp() && duplicatesSince(duplicatesBefore, copiesRead));
         report.step("waited until every group had committed past the copies");
         for (int i = 0; i < 3; i++) {
             lag.sample(); // a few readings after the copies, so the chart shows the groups at rest
@@ -95,12 +121,22 @@ public final class DuplicateEventDrill {
 
         List<String> changedReservations = new ArrayList<>();
         List<String> changedMails = new ArrayList<>();
+        List<String> changedOrders = new ArrayList<>();
+        OrderTopicEvents answers = OrderTopicEvents.since(target.cluster(), startedMillis, WITHIN);
         for (String order : orders) {
             if (!reservations.get(order).equals(probe.reservation(order))) {
                 changedReservations.add(order);
             }
             if (probe.mails(order) != mails.get(order)) {
                 changedMails.add(order);
+            }
+            JsonNode now = probe.order(order);
+            if (now == null
+                    || !now.path("status").asText().equals("CONFIRMED")
+                    || now.path("version").asLong() != versions.get(order)
+                    || versions.get(order) != 2
+                    || !answers.of(order, OrderTopicEvents.ANSWERS).equals(List.of("OrderConfirmed"))) {
+                changedOrders.add(order);
             }
         }
         JsonNode stockAfter = probe.stock(sku);
@@ -114,40 +150,60 @@ public final class DuplicateEventDrill {
                 changedMails.isEmpty(),
                 changedMails.size() + " of " + orderCount + " orders have another number of mails than before ("
                         + mails.values().stream().mapToInt(Integer::intValue).sum() + " mails before)");
+        report.check(
+                "order-service confirmed each order once",
+                changedOrders.isEmpty(),
+                (orderCount - changedOrders.size()) + " of " + orderCount + " orders CONFIRMED with one version change"
+                        + " since their creation (version 2, as before the copies) and one OrderConfirmed on "
+                        + Topics.ORDERS + (changedOrders.isEmpty() ? "" : "; not so: " + changedOrders));
         Map<String, Double> duplicatesAfter = probe.duplicates();
         for (String group : groups) {
-            double counted = duplicatesAfter.get(group) - duplicatesBefore.get(group);
+            double counted = duplicatesAfter.getOrDefault(group, 0.0) - duplicatesBefore.getOrDefault(group, 0.0);
             report.check(
                     group + " skipped every copy as a duplicate",
-                    counted >= resent,
-                    String.format("%.0f duplicates counted for %d copies", counted, resent));
+                    counted >= copiesRead.get(group),
+                    String.format(
+                            "%.0f duplicates counted for %d copies on %s",
+                            counted, copiesRead.get(group), DrillTarget.topicOf(group)));
         }
-        report.check("every group caught up on " + Topics.ORDERS, lag.allCaughtUp(), lag.latestLags());
+        report.check("every group caught up", lag.allCaughtUp(), lag.latestLags());
         return report;
     }
 
-    private boolean duplicatesSince(Map<String, Double> before, int copies) {
+    private boolean duplicatesSince(Map<String, Double> before, Map<String, Integer> copies) {
         try {
             Map<String, Double> now = probe.duplicates();
-            return before.keySet().stream()
-                    .allMatch(group -> now.getOrDefault(group, 0.0) - before.get(group) >= copies);
+            return copies.keySet().stream()
+                    .allMatch(group ->
+                            now.getOrDefault(group, 0.0) - before.getOrDefault(group, 0.0) >= copies.get(group));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
         }
     }
 
-    /** The drill's records on the orders topic, from {@code sinceMillis} on, in each partition's order. */
-    private List<ConsumerRecord<byte[], byte[]>> read(Set<String> orders, long sinceMillis) {
+    /** The records of {@code type} for the drill's orders on {@code topic} from {@code sinceMillis} on, in log order. */
+    private List<ConsumerRecord<byte[], byte[]>> read(String topic, String type, Set<String> orders, long sinceMillis) {
         List<ConsumerRecord<byte[], byte[]>> records =
-                TopicRecords.since(target.cluster(), Topics.ORDERS, sinceMillis, WITHIN).stream()
-                        .filter(record -> record.key() != null && orders.contains(new String(record.key())))
+                TopicRecords.since(target.cluster(), topic, sinceMillis, WITHIN).stream()
+                        .filter(record -> record.key() != null
+                                && orders.contains(new String(record.key(), StandardCharsets.UTF_8))
+                                && type.equals(header(record, EventHeaders.EVENT_TYPE)))
                         .toList();
         if (records.size() < orders.size()) {
             throw new IllegalStateException(
-                    "found " + records.size() + " records of " + orders.size() + " orders on " + Topics.ORDERS);
+                    "found " + records.size() + " " + type + " records of " + orders.size() + " orders on " + topic);
         }
         return records;
+    }
+
+    private static String header(ConsumerRecord<byte[], byte[]> record, String name) {
+        Header header = record.headers().lastHeader(name);
+        return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+
+    private static String at(ConsumerRecord<byte[], byte[]> record) {
+        return record.partition() + "@" + record.offset();
     }
 
     /** The first record once more, then every record again in order; returns the number of copies sent. */

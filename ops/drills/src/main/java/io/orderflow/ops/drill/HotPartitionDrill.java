@@ -104,12 +104,12 @@ public final class HotPartitionDrill {
         List<String> orders = new ArrayList<>(skewed.orders());
         orders.addAll(even.orders());
         OrderTracker tracker = new OrderTracker(probe, orders);
-        PlatformProbe.awaitWhileWatching(lag, WITHIN, () -> lag.allCaughtUp() && tracker.allProcessed());
+        PlatformProbe.awaitWhileWatching(lag, WITHIN, () -> lag.allCaughtUp() && tracker.allDone());
         double end = lag.seconds();
         report.step("waited until every group had caught up and every order was processed");
         report.chart(lag.chart(60) + "\n" + table(lag, groups, skewed, even, end));
 
-        Map<Integer, Double> skewedRates = lag.ratesAt(skewed.to());
+        Map<Integer, Double> skewedRates = lag.ratesAt(Topics.ORDERS, skewed.to());
         long hotRecords = skewed.records().getOrDefault(hot, 0L);
         report.check(
                 "keyed by customer, partition " + hot + " took most of the load",
@@ -134,7 +134,7 @@ public final class HotPartitionDrill {
                         + even.total() / partitions + ")");
         report.check(
                 "every order was processed",
-                tracker.allProcessed(),
+                tracker.allDone(),
                 orders.size() + " orders reserved by inventory-service and mailed by notification-service");
         report.check("every group caught up on " + Topics.ORDERS, lag.allCaughtUp(), lag.latestLags());
         return report;
@@ -185,8 +185,8 @@ public final class HotPartitionDrill {
                 "records",
                 "rate/s",
                 "max lag"));
-        Map<Integer, Double> skewedRates = lag.ratesAt(skewed.to());
-        Map<Integer, Double> evenRates = lag.ratesAt(even.to());
+        Map<Integer, Double> skewedRates = lag.ratesAt(Topics.ORDERS, skewed.to());
+        Map<Integer, Double> evenRates = lag.ratesAt(Topics.ORDERS, even.to());
         for (int partition : skewed.records().keySet()) {
             table.append(String.format(
                     "  %-10d %8d %10.1f %8d   %8d %10.1f %8d%n",

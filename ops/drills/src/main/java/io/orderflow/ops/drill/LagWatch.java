@@ -10,6 +10,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -21,9 +23,11 @@ import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 
 /**
- * Each consumer group's lag on a topic over a drill, read from the lag monitor's {@code GET /lag} once per {@link
- * #sample} call, and drawn as one line of block characters per group: the trace of a drill's effect that the report
- * shows. Also answers "has every group caught up". Not thread-safe (the drill's thread).
+ * Each consumer group's lag on the topic it reads over a drill, read from the lag monitor's {@code GET /lag} once per
+ * {@link #sample} call, and drawn as one line of block characters per group: the trace of a drill's effect that the
+ * report shows. Also answers "has every group caught up". The groups may read different topics (the three consumers
+ * read {@code orders}, order-service's saga group {@code inventory}: {@link #of}); each is read on its own topic only.
+ * Not thread-safe (the drill's thread).
  */
 public final class LagWatch {
 
@@ -43,7 +47,7 @@ public final class LagWatch {
         }
     }
 
-    /** The lag monitor's produce rate of each of the topic's partitions at one reading (records a second). */
+    /** The lag monitor's produce rate of each of a topic's partitions at one reading (records a second). */
     public record Rates(double atSeconds, Map<Integer, Double> producedPerSecond) {
         public Rates {
             producedPerSecond = Map.copyOf(producedPerSecond);
@@ -53,21 +57,42 @@ public final class LagWatch {
     private static final String BARS = " ▁▂▃▄▅▆▇█";
 
     private final URI lag;
-    private final String topic;
+    /** The topic each watched group is read on, in the order the chart draws them. */
+    private final Map<String, String> topics;
+
     private final List<String> groups;
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final ObjectMapper json = new ObjectMapper();
     private final Map<String, List<Reading>> readings = new LinkedHashMap<>();
-    private final List<Rates> rates = new ArrayList<>();
+    private final Map<String, List<Rates>> rates = new HashMap<>();
+    private final Map<String, Integer> topicPartitions = new HashMap<>();
     private final long startedNanos = System.nanoTime();
-    private int topicPartitions;
 
+    /** Watches {@code groups}, each on {@code topic}. */
     public LagWatch(URI lagMonitor, String topic, List<String> groups) {
+        this(lagMonitor, onOneTopic(topic, groups));
+    }
+
+    /** Watches each group of {@code topicByGroup} on its topic, in the map's order. */
+    public LagWatch(URI lagMonitor, Map<String, String> topicByGroup) {
         this.lag = lagMonitor.resolve("/lag");
-        this.topic = topic;
-        this.groups = List.copyOf(groups);
+        this.topics = Collections.unmodifiableMap(new LinkedHashMap<>(topicByGroup));
+        this.groups = List.copyOf(topicByGroup.keySet());
         groups.forEach(group -> readings.put(group, new ArrayList<>()));
+    }
+
+    /** Watches {@code groups} of the platform, each on the topic it reads ({@link DrillTarget#topicOf}). */
+    public static LagWatch of(URI lagMonitor, List<String> groups) {
+        Map<String, String> topics = new LinkedHashMap<>();
+        groups.forEach(group -> topics.put(group, DrillTarget.topicOf(group)));
+        return new LagWatch(lagMonitor, topics);
+    }
+
+    private static Map<String, String> onOneTopic(String topic, List<String> groups) {
+        Map<String, String> topics = new LinkedHashMap<>();
+        groups.forEach(group -> topics.put(group, topic));
+        return topics;
     }
 
     /** Reads the lag monitor once and records every watched group's lag on the topic; false if it did not answer. */
@@ -86,15 +111,16 @@ public final class LagWatch {
         }
         double at = (System.nanoTime() - startedNanos) / 1e9;
         for (JsonNode topicLag : snapshot.path("topics")) {
-            if (topicLag.path("topic").asText().equals(topic)) {
-                topicPartitions = topicLag.path("partitions").size();
+            String topic = topicLag.path("topic").asText();
+            if (topics.containsValue(topic)) {
+                topicPartitions.put(topic, topicLag.path("partitions").size());
                 Map<Integer, Double> produced = new TreeMap<>();
                 for (JsonNode partition : topicLag.path("partitions")) {
                     produced.put(
                             partition.path("partition").asInt(),
                             partition.path("producedPerSecond").asDouble());
                 }
-                rates.add(new Rates(at, produced));
+                rates.computeIfAbsent(topic, t -> new ArrayList<>()).add(new Rates(at, produced));
             }
         }
         for (JsonNode group : snapshot.path("groups")) {
@@ -102,6 +128,7 @@ public final class LagWatch {
             if (!readings.containsKey(name)) {
                 continue;
             }
+            String topic = topics.get(name);
             long total = 0;
             int committed = 0;
             Map<Integer, Long> partitionLag = new TreeMap<>();
@@ -160,11 +187,11 @@ public final class LagWatch {
     }
 
     /**
-     * The produce rate of each partition at the last reading at or before {@code atSeconds} of the watch: the lag
-     * monitor's rate over its window (60 s by default) up to then.
+     * The produce rate of each partition of {@code topic} (one a watched group reads) at the last reading at or before
+     * {@code atSeconds} of the watch: the lag monitor's rate over its window (60 s by default) up to then.
      */
-    public Map<Integer, Double> ratesAt(double atSeconds) {
-        return rates.stream()
+    public Map<Integer, Double> ratesAt(String topic, double atSeconds) {
+        return rates.getOrDefault(topic, List.of()).stream()
                 .filter(r -> r.atSeconds() <= atSeconds)
                 .reduce((first, second) -> second)
                 .map(Rates::producedPerSecond)
@@ -190,15 +217,14 @@ public final class LagWatch {
         return list == null || list.isEmpty() ? Optional.empty() : Optional.of(list.getLast());
     }
 
-    /** True when {@code group} has committed an offset on every partition of the topic, as of the latest reading. */
+    /** True when {@code group} has committed an offset on every partition of its topic, as of the latest reading. */
     public boolean committedEverywhere(String group) {
-        return topicPartitions > 0
-                && latest(group)
-                        .map(r -> r.committedPartitions() == topicPartitions)
-                        .orElse(false);
+        int partitions = topicPartitions.getOrDefault(topics.get(group), 0);
+        return partitions > 0
+                && latest(group).map(r -> r.committedPartitions() == partitions).orElse(false);
     }
 
-    /** Each watched group's latest lag on the topic, as a report shows it: {@code [group lag N, ...]} (-1: no reading). */
+    /** Each watched group's latest lag on its topic, as a report shows it: {@code [group lag N, ...]} (-1: no reading). */
     public String latestLags() {
         return groups.stream()
                 .map(group -> group + " lag " + latest(group).map(Reading::lag).orElse(-1L))
@@ -206,7 +232,7 @@ public final class LagWatch {
                 .toString();
     }
 
-    /** True when the latest reading of every watched group shows no lag on the topic. */
+    /** True when the latest reading of every watched group shows no lag on its topic. */
     public boolean allCaughtUp() {
         return groups.stream()
                 .allMatch(group -> latest(group).map(r -> r.lag() == 0).orElse(false));
@@ -218,9 +244,17 @@ public final class LagWatch {
         return copy;
     }
 
-    /** One line per group: its lag over the drill in at most {@code width} columns, each the largest lag it covers. */
+    /**
+     * One line per group: its lag over the drill in at most {@code width} columns, each the largest lag it covers.
+     * Where the groups read more than one topic, each line names its group's topic too.
+     */
     public String chart(int width) {
-        return chart(readings(), width);
+        if (Set.copyOf(topics.values()).size() == 1) {
+            return chart(readings(), width);
+        }
+        Map<String, List<Reading>> labelled = new LinkedHashMap<>();
+        readings().forEach((group, list) -> labelled.put(group + " (" + topics.get(group) + ")", list));
+        return chart(labelled, width);
     }
 
     static String chart(Map<String, List<Reading>> readings, int width) {
@@ -229,6 +263,8 @@ public final class LagWatch {
                 .mapToLong(Reading::lag)
                 .max()
                 .orElse(0);
+        int labelWidth = Math.max(
+                22, readings.keySet().stream().mapToInt(String::length).max().orElse(0));
         StringBuilder chart = new StringBuilder();
         for (Map.Entry<String, List<Reading>> group : readings.entrySet()) {
             List<Reading> list = group.getValue();
@@ -247,7 +283,11 @@ public final class LagWatch {
             long groupMax = list.stream().mapToLong(Reading::lag).max().orElse(0);
             String last = list.isEmpty() ? "-" : list.getLast().status();
             chart.append(String.format(
-                    "  %-22s |%s| max %,d records, last status %s%n", group.getKey(), line, groupMax, last));
+                    "  %-" + labelWidth + "s |%s| max %,d records, last status %s%n",
+                    group.getKey(),
+                    line,
+                    groupMax,
+                    last));
         }
         double span = readings.values().stream()
                 .flatMap(List::stream)
@@ -255,7 +295,10 @@ public final class LagWatch {
                 .max()
                 .orElse(0);
         chart.append(String.format(
-                "  %-22s  0 s .. %.0f s, one reading a second; full height = %,d records%n", "", span, max));
+                "  %-" + labelWidth + "s  0 s .. %.0f s, one reading a second; full height = %,d records%n",
+                "",
+                span,
+                max));
         return chart.toString();
     }
 }

@@ -9,14 +9,17 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 /**
- * What drills ask of the platform over HTTP, as a user would: place an order, read a reservation, an order's mails, a
- * SKU's stock, each consumer's count of skipped duplicates; and waiting for a condition while reading the lag once a
- * second. Thread-safe (the JDK's client).
+ * What drills ask of the platform over HTTP, as a user would: place an order, read it back from order-service, read a
+ * reservation, an order's mails, a SKU's stock, each consumer's count of skipped duplicates; and waiting for a
+ * condition while reading the lag once a second. Thread-safe (the JDK's client).
  */
 final class PlatformProbe {
 
@@ -46,6 +49,27 @@ final class PlatformProbe {
         return json.readTree(created.body()).get("id").asText();
     }
 
+    /** order-service's view of {@code order} ({@code GET /orders/{id}}: status, version, ...), or null if not 200. */
+    JsonNode order(String order) throws IOException, InterruptedException {
+        HttpResponse<String> answer = fetch(target.orderService().resolve("/orders/" + order));
+        return answer.statusCode() == 200 ? json.readTree(answer.body()) : null;
+    }
+
+    /**
+     * True once order-service has {@code order} in one of {@code statuses}; false while it has not, or cannot be asked.
+     */
+    boolean hasStatus(String order, Set<String> statuses) {
+        try {
+            JsonNode found = order(order);
+            return found != null && statuses.contains(found.path("status").asText());
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     /** inventory-service's reservation of {@code order} as JSON text, or null while it has none. */
     String reservation(String order) throws IOException, InterruptedException {
         HttpResponse<String> answer = fetch(target.inventoryService().resolve("/reservations/" + order));
@@ -57,6 +81,17 @@ final class PlatformProbe {
         return json.readTree(fetch(target.notificationService().resolve("/notifications?orderId=" + order))
                         .body())
                 .size();
+    }
+
+    /** The event types of the mails notification-service recorded for {@code order}, as it lists them. */
+    List<String> mailTypes(String order) throws IOException, InterruptedException {
+        List<String> types = new ArrayList<>();
+        for (JsonNode mail :
+                json.readTree(fetch(target.notificationService().resolve("/notifications?orderId=" + order))
+                        .body())) {
+            types.add(mail.path("eventType").asText());
+        }
+        return types;
     }
 
     /** inventory-service's stock of {@code sku}: on hand, reserved, available. */
@@ -77,10 +112,13 @@ final class PlatformProbe {
         }
     }
 
-    /** Each consuming service's count of records it skipped as duplicates, by group; a service that does not answer is absent. */
+    /**
+     * Each consuming service's count of records it skipped as duplicates since it started, by group (order-service's
+     * saga group too); a service that does not answer is absent.
+     */
     Map<String, Double> duplicates() throws InterruptedException {
         Map<String, Double> counts = new HashMap<>();
-        for (Map.Entry<String, URI> service : target.consumers().entrySet()) {
+        for (Map.Entry<String, URI> service : target.allConsumers().entrySet()) {
             try {
                 String metrics = fetch(service.getValue().resolve("/q/metrics")).body();
                 counts.put(

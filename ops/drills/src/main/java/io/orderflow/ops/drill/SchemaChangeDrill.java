@@ -102,7 +102,7 @@ public final class SchemaChangeDrill {
         OrderTracker tracker = new OrderTracker(probe, concat(readable, overHttp));
         Map<String, Map<String, String>> deadLettered = new HashMap<>();
         PlatformProbe.awaitWhileWatching(lag, WITHIN, () -> {
-            if (!lag.allCaughtUp() || !tracker.allProcessed()) {
+            if (!lag.allCaughtUp() || !tracker.allDone()) {
                 return false;
             }
             deadLettered.clear();
@@ -117,7 +117,7 @@ public final class SchemaChangeDrill {
 
         report.check(
                 "every OrderCreated 1.0 and 1.1 was processed",
-                tracker.allProcessed(),
+                tracker.allDone(),
                 readable.size() + " orders (" + perVersion + " at 1.0, " + perVersion
                         + " at 1.1) reserved by inventory-service and mailed by notification-service");
         for (String group : groups) {

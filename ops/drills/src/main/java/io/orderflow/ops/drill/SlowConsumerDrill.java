@@ -1,6 +1,5 @@
 package io.orderflow.ops.drill;
 
-import io.orderflow.contracts.Topics;
 import io.orderflow.ops.load.OpenLoopLoad;
 import io.orderflow.ops.load.OrderBodies;
 import java.net.URI;
@@ -19,7 +18,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  *
  * <p>Orders ({@link OrderBodies#uniform()}) go to order-service open-loop at {@code rate} per second for {@code calm},
  * {@code slow} and {@code calm} again; the victim is slowed for the middle phase. At the default slowdown, {@code 2000
- * / rate} ms per record, it handles half the rate. The lag monitor is read once a second.
+ * / rate} ms per record, it handles half the rate. The lag monitor is read once a second, for every group: the three on
+ * {@code orders} and order-service's saga group on {@code inventory}.
  *
  * <p>The WARN status needs the victim's lag above zero at every reading of the monitor's window and growing over it
  * (ops/lag-monitor/README.md), so {@code slow} must outlast the window (60 s by default). A slowed consumer commits once per batch;
@@ -71,11 +71,11 @@ public final class SlowConsumerDrill {
 
     public DrillReport run() throws Exception {
         DrillReport report = new DrillReport(NAME);
-        List<String> groups = target.consumers().keySet().stream().sorted().toList();
+        List<String> groups = target.allConsumers().keySet().stream().sorted().toList();
         URI victimService = target.consumers().get(victim);
         Queue<String> accepted = new ConcurrentLinkedQueue<>();
         OpenLoopLoad.Result load;
-        LagWatch lag = new LagWatch(target.lagMonitor(), Topics.ORDERS, groups);
+        LagWatch lag = LagWatch.of(target.lagMonitor(), groups);
         double slowFrom;
         double slowTo;
         try (OpenLoopLoad orders =
@@ -104,7 +104,7 @@ public final class SlowConsumerDrill {
                 "%d orders accepted over %d s",
                 placed.size(), calm.plus(slow).plus(calm).toSeconds()));
         OrderTracker tracker = new OrderTracker(probe, placed);
-        PlatformProbe.awaitWhileWatching(lag, WITHIN, () -> lag.allCaughtUp() && tracker.allProcessed());
+        PlatformProbe.awaitWhileWatching(lag, WITHIN, () -> lag.allCaughtUp() && tracker.allDone());
         double caughtUp = lag.seconds();
         report.step(String.format("every group had caught up and every order was processed at %.0f s", caughtUp));
         report.chart(lag.chart(60));
@@ -142,7 +142,7 @@ public final class SlowConsumerDrill {
         long failed = load.failed() + load.notSent() + load.unanswered();
         report.check(
                 "no order lost",
-                failed == 0 && tracker.allProcessed(),
+                failed == 0 && tracker.allDone(),
                 placed.size() + " accepted orders reserved and mailed; " + failed + " orders refused or unanswered"
                         + (failed == 0 ? "" : " " + load.failures()));
         return report;

@@ -1,6 +1,5 @@
 package io.orderflow.ops.drill;
 
-import io.orderflow.contracts.Topics;
 import io.orderflow.ops.load.OpenLoopLoad;
 import io.orderflow.ops.load.OrderBodies;
 import java.time.Duration;
@@ -16,7 +15,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * <p>Orders ({@link OrderBodies#uniform()}: random customers and SKUs) go to order-service open-loop at {@code
  * baseRate} per second for {@code calm}, at {@code factor} times that for {@code spike}, and at {@code baseRate} again
  * for {@code calm}: one load at the base rate runs throughout and a second one adds the rest during the spike. The lag
- * monitor is read once a second from the start until every group has caught up after the load.
+ * monitor is read once a second from the start until every group (order-service's saga group on {@code inventory}
+ * among them) has caught up after the load.
  *
  * <p>A group has drained when its lag is back within the largest lag it showed in the first calm phase (groups commit
  * every few seconds, so even a group that keeps up shows some lag); its drain time is counted from the end of the
@@ -51,11 +51,11 @@ public final class TrafficSpikeDrill {
 
     public DrillReport run() throws Exception {
         DrillReport report = new DrillReport(NAME);
-        List<String> groups = target.consumers().keySet().stream().sorted().toList();
+        List<String> groups = target.allConsumers().keySet().stream().sorted().toList();
         Queue<String> accepted = new ConcurrentLinkedQueue<>();
         OpenLoopLoad.Result base;
         OpenLoopLoad.Result extra;
-        LagWatch lag = new LagWatch(target.lagMonitor(), Topics.ORDERS, groups);
+        LagWatch lag = LagWatch.of(target.lagMonitor(), groups);
         double spikeFrom;
         double spikeTo;
         try (OpenLoopLoad baseLoad = new OpenLoopLoad(
@@ -97,7 +97,7 @@ public final class TrafficSpikeDrill {
                 extra.latency().percentileMillis(99),
                 extra.latency().maxMillis()));
         OrderTracker tracker = new OrderTracker(probe, orders);
-        PlatformProbe.awaitWhileWatching(lag, WITHIN, () -> lag.allCaughtUp() && tracker.allProcessed());
+        PlatformProbe.awaitWhileWatching(lag, WITHIN, () -> lag.allCaughtUp() && tracker.allDone());
         report.step("waited until every group had caught up and every order was processed");
         report.chart(lag.chart(60));
 
@@ -117,7 +117,7 @@ public final class TrafficSpikeDrill {
                         unanswered == 0 ? "" : "; failures " + base.failures() + " " + extra.failures()));
         report.check(
                 "every accepted order was processed",
-                tracker.allProcessed(),
+                tracker.allDone(),
                 orders.size() + " orders reserved by inventory-service and mailed by notification-service");
         for (String group : groups) {
             List<LagWatch.Reading> readings = lag.readings().get(group);
@@ -147,7 +147,7 @@ public final class TrafficSpikeDrill {
                                             Math.max(0, r.atSeconds() - spikeTo)))
                                     .orElse("not back within that")));
         }
-        report.check("every group caught up on " + Topics.ORDERS, lag.allCaughtUp(), lag.latestLags());
+        report.check("every group caught up", lag.allCaughtUp(), lag.latestLags());
         return report;
     }
 }

@@ -118,9 +118,11 @@ class DrillMainTest {
         assertThat(execute("traffic-spike", "--factor", "1")).isEqualTo(2);
         assertThat(err.toString()).contains("the factor at least 2", "Usage: ops/bin/drill traffic-spike");
 
-        assertThat(execute("crash-consumer", "--control", "http://localhost:1", "--victim", "order-service"))
+        assertThat(execute("crash-consumer", "--control", "http://localhost:1", "--victim", "outbox-relay"))
                 .isEqualTo(2);
-        assertThat(err.toString()).contains("the victim must be one of", "was order-service");
+        assertThat(err.toString())
+                .contains("the victim must be one of [analytics-service, inventory-service, notification-service,"
+                        + " order-service], was outbox-relay");
     }
 
     private int execute(String... args) {

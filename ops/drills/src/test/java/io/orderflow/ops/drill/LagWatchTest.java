@@ -73,4 +73,37 @@ class LagWatchTest {
         assertThat(watch.committedEverywhere("inventory")).isTrue();
         assertThat(watch.latest("inventory").orElseThrow().lag()).isEqualTo(5);
     }
+
+    @Test
+    void eachGroupIsReadOnItsOwnTopicAndTheChartNamesTheTopics() throws Exception {
+        LagWatch watch = new LagWatch(
+                URI.create("http://127.0.0.1:" + server.getAddress().getPort()),
+                Map.of("inventory", "orders", "order-service", "inventory"));
+        answer.set("""
+                {"topics": [
+                   {"topic": "orders", "partitions": [
+                      {"partition": 0, "producedPerSecond": 1.0}, {"partition": 1, "producedPerSecond": 2.0}]},
+                   {"topic": "inventory", "partitions": [{"partition": 0, "producedPerSecond": 3.0}]}],
+                 "groups": [
+                   {"group": "inventory", "status": "OK", "partitions": [
+                      {"topic": "orders", "partition": 0, "committed": 4, "lag": 6},
+                      {"topic": "orders", "partition": 1, "committed": 5, "lag": 1},
+                      {"topic": "inventory_retry_1000", "partition": 0, "committed": 0, "lag": 50}]},
+                   {"group": "order-service", "status": "WARN", "partitions": [
+                      {"topic": "inventory", "partition": 0, "committed": 2, "lag": 9},
+                      {"topic": "orders", "partition": 0, "committed": 0, "lag": 70}]}]}
+                """);
+
+        assertThat(watch.sample()).isTrue();
+
+        assertThat(watch.latest("inventory").orElseThrow().lag()).isEqualTo(7);
+        assertThat(watch.latest("order-service").orElseThrow().lag()).isEqualTo(9);
+        assertThat(watch.committedEverywhere("inventory")).isTrue();
+        assertThat(watch.committedEverywhere("order-service")).isTrue();
+        assertThat(watch.ratesAt("inventory", watch.seconds())).isEqualTo(Map.of(0, 3.0));
+        assertThat(watch.allCaughtUp()).isFalse();
+        assertThat(watch.chart(60))
+                .contains("order-service (inventory) |", "max 9 records, last status WARN")
+                .contains("inventory (orders)");
+    }
 }
