@@ -235,6 +235,60 @@ public final class DrillMain implements Callable<Integer> {
     }
 
     @Command(
+            name = SagaDrill.NAME,
+            description = {
+                "kill -9 inventory-service and its relay while orders stream in, some for the sold-out SKU, start them"
+                        + " again: orders wait CREATED meanwhile, then each is confirmed or rejected exactly once,"
+                        + " rejected exactly when sold out, stock never oversold, every rejection mailed",
+                ""
+            })
+    int saga(
+            @Option(
+                            names = "--rate",
+                            paramLabel = "N",
+                            defaultValue = "20",
+                            converter = WholeNumber.Positive.class,
+                            description = "orders/s (default: ${DEFAULT-VALUE})")
+                    int rate,
+            @Option(
+                            names = "--duration",
+                            paramLabel = "SECONDS",
+                            defaultValue = "60",
+                            converter = WholeNumber.Positive.class,
+                            description = "how long orders stream in, at least 3 (default: ${DEFAULT-VALUE})")
+                    int duration,
+            @Option(
+                            names = "--down",
+                            paramLabel = "SECONDS",
+                            defaultValue = "20",
+                            converter = WholeNumber.Positive.class,
+                            description = "how long inventory-service and its relay stay down"
+                                    + " (default: ${DEFAULT-VALUE})")
+                    int down,
+            @Option(
+                            names = "--out-of-stock",
+                            paramLabel = "SHARE",
+                            defaultValue = "0.2",
+                            description = "the share of the orders, 0 to 1, for the sold-out SKU, which inventory"
+                                    + " rejects (default: ${DEFAULT-VALUE})")
+                    double outOfStock,
+            @Option(names = "--control", paramLabel = "URL|compose", description = CONTROL) String control,
+            @Mixin DrillTargetOptions platform)
+            throws Exception {
+        ServiceControl services = control(SagaDrill.NAME, control);
+        return report(drill(
+                        SagaDrill.NAME,
+                        () -> new SagaDrill(
+                                platform.target(),
+                                services,
+                                rate,
+                                Duration.ofSeconds(duration),
+                                Duration.ofSeconds(down),
+                                outOfStock))
+                .run());
+    }
+
+    @Command(
             name = SchemaChangeDrill.NAME,
             description = {
                 "OrderCreated 1.0, then 1.1, then a 2.0 published among the orders: every 1.x processed, every 2.0"

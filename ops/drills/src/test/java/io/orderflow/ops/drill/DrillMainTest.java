@@ -22,6 +22,7 @@ class DrillMainTest {
             BrokerFailureDrill.NAME,
             CrashConsumerDrill.NAME,
             HotPartitionDrill.NAME,
+            SagaDrill.NAME,
             SchemaChangeDrill.NAME,
             SlowConsumerDrill.NAME,
             TrafficSpikeDrill.NAME);
@@ -123,6 +124,10 @@ class DrillMainTest {
         assertThat(err.toString())
                 .contains("the victim must be one of [analytics-service, inventory-service, notification-service,"
                         + " order-service], was outbox-relay");
+
+        assertThat(execute("saga", "--control", "http://localhost:1", "--out-of-stock", "1.5"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("the out-of-stock share in [0, 1]", "Usage: ops/bin/drill saga");
     }
 
     private int execute(String... args) {
