@@ -149,12 +149,16 @@ public final class OrdersBenchmark {
             database = postgres.freshDatabase(label);
             System.out.println("  database " + database.databaseName() + ": " + postgres.describe(database));
             try (RunningBroker running = launcher.start(runDir, logDir.resolve(label + "-broker.log"))) {
-                OrdersTopic.create(running.bootstrapServers(), options.window().partitions());
+                OrdersTopic.create(
+                        running.bootstrapServers(),
+                        options.window().partitions(),
+                        List.of(OrdersTopic.NAME, OrdersTopic.INVENTORY));
                 System.out.printf(
                         Locale.ROOT,
-                        "  broker answered in %.0f ms; topic %s created%n",
+                        "  broker answered in %.0f ms; topics %s and %s created%n",
                         running.startupMillis(),
-                        OrdersTopic.NAME);
+                        OrdersTopic.NAME,
+                        OrdersTopic.INVENTORY);
                 RunResult result = measureStack(broker, label, database, running);
                 table.add(result);
                 if (!running.isAlive()) {
@@ -189,6 +193,8 @@ public final class OrdersBenchmark {
                                 "order-service", options.orderService().resolve("quarkus-run.jar"))
                         .jvmOptions(options.orderServiceJvmOptions())
                         .properties(datasource)
+                        // its saga consumer reads inventory's answers; none come here, as nothing reserves
+                        .property("kafka.bootstrap.servers", running.bootstrapServers())
                         .logFile(logDir.resolve(label + "-order-service.log"))
                         .start();
                 ServiceProcess relay = ServiceProcess.builder(
