@@ -14,10 +14,10 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 
 /**
- * Consumer groups' lag on one topic, read once a second with the lag monitor's own reader ({@link ClusterReader},
- * {@link LagMonitor}): per group, the sum over the topic's partitions of end offset minus committed offset. Committed
- * offsets trail what a group has processed by up to its commit interval, so the readings are an upper bound of the
- * backlog.
+ * Consumer groups' lag, each on its source topic, read once a second with the lag monitor's own reader ({@link
+ * ClusterReader}, {@link LagMonitor}): per group, the sum over its topic's partitions of end offset minus committed
+ * offset (its retry topics left out). Committed offsets trail what a group has processed by up to its commit interval,
+ * so the readings are an upper bound of the backlog.
  *
  * <p>Runs on its own thread with its own Admin client; {@link #samples} and {@link #close} from any thread.
  */
@@ -30,23 +30,22 @@ final class GroupLagSampler implements AutoCloseable {
     private final Admin admin;
     private final ClusterReader reader;
     private final LagMonitor monitor = new LagMonitor(Duration.ofMinutes(1));
-    private final String topic;
-    private final List<String> groups;
+    private final Map<String, String> topicOfGroup; // group -> its source topic, in the order given
     private final List<Sample> samples = new ArrayList<>(); // guarded by this
     private final Thread thread;
     private volatile boolean stopped;
     private volatile String lastFailure;
 
-    private GroupLagSampler(String bootstrapServers, String topic, List<String> groups) {
+    private GroupLagSampler(String bootstrapServers, Map<String, String> topicOfGroup) {
         this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers));
         this.reader = new ClusterReader(admin, Clock.systemUTC(), TIMEOUT);
-        this.topic = topic;
-        this.groups = List.copyOf(groups);
+        this.topicOfGroup = new LinkedHashMap<>(topicOfGroup); // read only
         this.thread = Thread.ofPlatform().name("group-lag-sampler").daemon().unstarted(this::loop);
     }
 
-    static GroupLagSampler start(String bootstrapServers, String topic, List<String> groups) {
-        GroupLagSampler sampler = new GroupLagSampler(bootstrapServers, topic, groups);
+    /** Starts reading the lag of each group of {@code topicOfGroup} on its topic. */
+    static GroupLagSampler start(String bootstrapServers, Map<String, String> topicOfGroup) {
+        GroupLagSampler sampler = new GroupLagSampler(bootstrapServers, topicOfGroup);
         sampler.thread.start();
         return sampler;
     }
@@ -60,11 +59,12 @@ final class GroupLagSampler implements AutoCloseable {
                             g.state().equalsIgnoreCase("Stable") && !g.members().isEmpty())
                     .map(ClusterView.Group::group)
                     .toList();
-            if (stable.containsAll(groups)) {
+            if (stable.containsAll(topicOfGroup.keySet())) {
                 return;
             }
             if (System.currentTimeMillis() > deadline) {
-                throw new IllegalStateException("consumer groups not stable: stable are " + stable + " of " + groups);
+                throw new IllegalStateException(
+                        "consumer groups not stable: stable are " + stable + " of " + topicOfGroup.keySet());
             }
             Thread.sleep(200); // polling the group coordinator for the groups' state
         }
@@ -76,9 +76,10 @@ final class GroupLagSampler implements AutoCloseable {
             try {
                 LagSnapshot snapshot = monitor.update(reader.read(), Map.of());
                 Map<String, Long> lag = new LinkedHashMap<>();
-                groups.forEach(group -> lag.put(group, 0L));
+                topicOfGroup.keySet().forEach(group -> lag.put(group, 0L));
                 for (LagSnapshot.GroupLag group : snapshot.groups()) {
-                    if (lag.containsKey(group.group())) {
+                    String topic = topicOfGroup.get(group.group());
+                    if (topic != null) {
                         lag.put(
                                 group.group(),
                                 group.partitions().stream()

@@ -24,12 +24,16 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         sortSynopsis = false,
         description = {
-            "The whole platform on this machine under POST /orders at fixed rates (open loop), once on our broker and"
-                    + " once on Apache Kafka (the anchor release), alternating, with the same packaged services. Prints per"
-                    + " measurement the accepted rate, each consumer group's lag, accepted -> processed latencies and"
-                    + " their stages, CPU per order per process and the broker's RSS, then per rate a table of medians"
-                    + " with ratios and the highest rate each broker sustained; see docs/benchmarks.md. A settling"
-                    + " measurement on the first broker, not reported, comes first.",
+            "The whole platform on this machine under POST /orders at fixed rates (open loop), round the saga's"
+                    + " loop (inventory's answers back to order-service, which confirms each order) and with every mail"
+                    + " sent to a real SMTP server (GreenMail), once on our broker and once on Apache Kafka (the anchor"
+                    + " release), alternating, with the same packaged services. Prints per measurement the accepted"
+                    + " rate, each consumer group's lag and the pending mails, whether each part kept up (the three"
+                    + " consumer groups, inventory's relay, the saga consumer, the mails), accepted -> processed,"
+                    + " -> confirmed and -> mailed latencies and their stages, CPU per order per process and the"
+                    + " broker's RSS, then per rate a table of medians with ratios and the highest rate each broker"
+                    + " sustained; see docs/benchmarks.md. A settling measurement on the first broker, not reported,"
+                    + " comes first.",
             ""
         },
         footer = {
@@ -48,8 +52,8 @@ final class PlatformBenchOptions {
             defaultValue = "600,1200,2000",
             converter = WholeNumber.Positive.class,
             description = "the offered loads to measure, POST /orders per second on a fixed schedule (open loop), each"
-                    + " measured, lowest first: the ladder on which the highest rate every consumer group keeps up"
-                    + " with is found (default: ${DEFAULT-VALUE})")
+                    + " measured, lowest first: the ladder on which the highest rate everything keeps up with is found"
+                    + " (default: ${DEFAULT-VALUE})")
     private List<Integer> rates;
 
     @Mixin
@@ -60,8 +64,8 @@ final class PlatformBenchOptions {
             paramLabel = "N",
             defaultValue = "120",
             converter = WholeNumber.Positive.class,
-            description = "after the window, how long to wait until every service has processed every order"
-                    + " (default: ${DEFAULT-VALUE})")
+            description = "after the window, how long to wait until every service has processed every order, each"
+                    + " order is confirmed and its mail accepted (default: ${DEFAULT-VALUE})")
     private int drainSeconds;
 
     @Option(
@@ -134,7 +138,7 @@ final class PlatformBenchOptions {
         return rates.stream().distinct().sorted().toList();
     }
 
-    /** After the window, how long to wait until every service has processed every order. */
+    /** After the window, how long to wait until every order is processed, confirmed and mailed. */
     Duration drain() {
         return Duration.ofSeconds(drainSeconds);
     }

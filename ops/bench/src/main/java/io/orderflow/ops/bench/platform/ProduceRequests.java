@@ -3,9 +3,10 @@ package io.orderflow.ops.bench.platform;
 import io.orderflow.ops.load.PrometheusText;
 
 /**
- * The relay's requests to the broker as its Kafka producer counts them ({@code kafka_producer_request_total} and {@code
- * kafka_producer_record_send_total} of client {@value #RELAY_CLIENT} on {@code /q/metrics}): how many requests the
- * window's records went in. Two readings, one at each end of a window, give the window's ({@link #since}). With the
+ * A relay's requests to the broker as its Kafka producer counts them ({@code kafka_producer_request_total} and {@code
+ * kafka_producer_record_send_total} of client {@value #RELAY_CLIENT} on {@code /q/metrics}; both relays, order-service's
+ * to {@code orders} and inventory's to {@code inventory}, name their producer so, each in its own process): how many
+ * requests the window's records went in. Two readings, one at each end of a window, give the window's ({@link #since}). With the
  * consumers' fetches ({@link ConsumerBatches}) it tells whether a consumer's responses were as many as the relay's
  * requests, or more.
  *

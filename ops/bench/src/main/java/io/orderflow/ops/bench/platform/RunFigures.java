@@ -17,18 +17,20 @@ import java.util.Map;
  * @param broker {@code ours} or {@code kafka}
  * @param offeredPerSecond the rate requests were due at
  * @param acceptedPerSecond 201s for requests due in the window, per second of it
- * @param lag per consumer group: its lag in the window
- * @param processed per consumer service and for all three ({@code "all"}): accepted -> processed, window orders
- * @param delay per consumer service: how its accepted -> processed delay grew over the window
- * @param stages where accepted -> processed went, window orders ({@link PlatformBenchmark#STAGES})
- * @param missing accepted orders of the window that not every service processed within the drain
- * @param drainMillis from the end of the window until every service had processed every order, NaN if never
+ * @param lag per consumer group ({@link PlatformBenchmark#GROUPS}): its lag on its source topic in the window
+ * @param mails the notification service's pending mails in the window, and what the SMTP server accepted
+ * @param processed window orders, from acceptance: per consumer service, by all three ({@code "all"}), confirmed and
+ *     mailed ({@link OrderTimings.Processed#latencies})
+ * @param delay per part that must keep up ({@link OrderTimings#PARTS}): how its delay grew over the window
+ * @param stages where the time went, window orders ({@link OrderTimings#STAGES})
+ * @param missing accepted orders of the window that did not get somewhere within the drain
+ * @param drainMillis from the end of the window until every order had been processed, confirmed and mailed, NaN if
+ *     not within the drain
  * @param cores CPU cores each process used in the window
- * @param batches per consumer service: its batches in the window
- * @param relay the relay's requests to the broker in the window
+ * @param batches per consuming service (order-service for its saga consumer): its batches in the window
+ * @param relays per relay: its requests to the broker in the window
  * @param cpuMillisPerOrder CPU each process used in the window per order accepted in it, in milliseconds
  * @param brokerMemory the broker's resident memory
- * @param mails the notification service's mails by status after the drain
  */
 record RunFigures(
         String broker,
@@ -36,35 +38,33 @@ record RunFigures(
         double acceptedPerSecond,
         double httpP50,
         double httpP99,
-        Map<String, GroupLag> lag,
+        Map<String, Backlog> lag,
+        Mails mails,
         Map<String, LatencySamples.Summary> processed,
         Map<String, DelayTrend> delay,
         Map<String, LatencySamples.Summary> stages,
-        long missing,
+        Missing missing,
         double drainMillis,
         Map<String, Double> cores,
         Map<String, ConsumerBatches> batches,
-        ProduceRequests relay,
+        Map<String, ProduceRequests> relays,
         Map<String, Double> cpuMillisPerOrder,
-        BrokerMemory brokerMemory,
-        Map<String, Long> mails) {
+        BrokerMemory brokerMemory) {
 
     /** The broker's resident memory ({@code VmRSS}) at the end of the window and its peak ({@code VmHWM}), MiB. */
     record BrokerMemory(double endOfWindowMiB, double peakMiB) {}
 
     /**
-     * A group's lag in records over the window: largest and mean reading, and growth (least-squares slope over the
-     * readings, records per second; about zero for a group that keeps up, about the shortfall for one that does not).
+     * A backlog over the window, a group's lag in records or the mails pending: largest and mean reading, and growth
+     * (least-squares slope over the readings, per second; about zero for a backlog that is worked off as fast as it
+     * fills, about the shortfall for one that is not).
      */
-    record GroupLag(long max, double mean, double growthPerSecond, int readings) {
-        static GroupLag of(List<GroupLagSampler.Sample> window, String group) {
-            if (window.isEmpty()) {
-                return new GroupLag(-1, Double.NaN, Double.NaN, 0);
+    record Backlog(long max, double mean, double growthPerSecond, int readings) {
+        static Backlog of(List<LagStatus.Reading> readings) {
+            if (readings.isEmpty()) {
+                return new Backlog(-1, Double.NaN, Double.NaN, 0);
             }
-            List<LagStatus.Reading> readings = window.stream()
-                    .map(s -> new LagStatus.Reading(s.atMillis(), -1, s.lag().get(group)))
-                    .toList();
-            return new GroupLag(
+            return new Backlog(
                     readings.stream().mapToLong(LagStatus.Reading::lag).max().orElseThrow(),
                     readings.stream()
                             .mapToLong(LagStatus.Reading::lag)
@@ -73,7 +73,32 @@ record RunFigures(
                     LagStatus.growthPerSecond(readings),
                     readings.size());
         }
+
+        static Backlog ofGroup(List<GroupLagSampler.Sample> window, String group) {
+            return of(window.stream()
+                    .map(s -> new LagStatus.Reading(s.atMillis(), -1, s.lag().get(group)))
+                    .toList());
+        }
     }
+
+    /**
+     * The mails in the window.
+     *
+     * @param pending the notification service's pending mails, as it counts them ({@link PendingMailsSampler})
+     * @param acceptedPerSecond mails the SMTP server accepted in the window, per second of it
+     * @param resent mails the SMTP server accepted for an event already mailed, in the whole measurement
+     * @param unidentified mails without an event's {@code Message-ID}, in the whole measurement
+     */
+    record Mails(Backlog pending, double acceptedPerSecond, long resent, long unidentified) {}
+
+    /**
+     * Accepted orders of the window that did not get somewhere by the end of the drain.
+     *
+     * @param notProcessedByAll not processed by every consumer service
+     * @param notConfirmed neither confirmed nor rejected by order-service
+     * @param notMailed whose {@code OrderCreated} mail the SMTP server did not accept
+     */
+    record Missing(long notProcessedByAll, long notConfirmed, long notMailed) {}
 
     static RunFigures of(
             String broker,
@@ -81,15 +106,15 @@ record RunFigures(
             OpenLoopLoad.Result loaded,
             Duration window,
             List<GroupLagSampler.Sample> lagReadings,
-            PlatformBenchmark.Processed processing,
+            Mails mails,
+            OrderTimings.Processed processing,
             double drainMillis,
             Map<String, Double> cores,
             Map<String, ConsumerBatches> batches,
-            ProduceRequests relay,
-            BrokerMemory brokerMemory,
-            Map<String, Long> mails) {
-        Map<String, GroupLag> lag = new LinkedHashMap<>();
-        PlatformBenchmark.CONSUMERS.forEach(group -> lag.put(group, GroupLag.of(lagReadings, group)));
+            Map<String, ProduceRequests> relays,
+            BrokerMemory brokerMemory) {
+        Map<String, Backlog> lag = new LinkedHashMap<>();
+        PlatformBenchmark.GROUPS.keySet().forEach(group -> lag.put(group, Backlog.ofGroup(lagReadings, group)));
         Map<String, LatencySamples.Summary> processed = new LinkedHashMap<>();
         processing.latencies().forEach((name, samples) -> processed.put(name, samples.summary()));
         Map<String, LatencySamples.Summary> stages = new LinkedHashMap<>();
@@ -97,6 +122,10 @@ record RunFigures(
         double seconds = window.toNanos() / 1e9;
         Map<String, Double> perOrder = new LinkedHashMap<>();
         cores.forEach((name, c) -> perOrder.put(name, c * seconds * 1000 / Math.max(1, loaded.accepted())));
+        Missing missing = new Missing(
+                loaded.accepted() - processed.get(OrderTimings.ALL).count(),
+                loaded.accepted() - processed.get(OrderTimings.CONFIRMED).count(),
+                loaded.accepted() - processed.get(OrderTimings.MAILED).count());
         return new RunFigures(
                 broker,
                 offeredPerSecond,
@@ -104,29 +133,33 @@ record RunFigures(
                 loaded.latency().percentileMillis(50),
                 loaded.latency().percentileMillis(99),
                 lag,
+                mails,
                 processed,
                 processing.trends(),
                 stages,
-                loaded.accepted() - processed.get("all").count(),
+                missing,
                 drainMillis,
                 cores,
                 batches,
-                relay,
+                relays,
                 perOrder,
-                brokerMemory,
-                mails);
+                brokerMemory);
     }
 
     /**
-     * Whether every group kept up: its accepted -> processed delay grew by less than 20 ms a second over the window (its
-     * lag by less than 2% of the rate; see {@link DelayTrend}), and every order was processed within the drain.
+     * Whether everything kept up: each part's delay ({@link OrderTimings#PARTS}: the three consumer groups, inventory's
+     * relay, the saga consumer, the mails) grew by less than 20 ms a second over the window (its backlog by less than 2%
+     * of the rate; see {@link DelayTrend}), and every order was processed, confirmed and mailed within the drain.
      */
     boolean keptUp() {
-        return !Double.isNaN(drainMillis) && delay.values().stream().allMatch(DelayTrend::keptUp);
+        return !Double.isNaN(drainMillis)
+                && OrderTimings.PARTS.stream()
+                        .allMatch(part -> delay.containsKey(part.name())
+                                && delay.get(part.name()).keptUp());
     }
 
     /**
-     * Whether the platform sustained the offered rate: every group kept up, and order-service accepted at least 95% of
+     * Whether the platform sustained the offered rate: everything kept up, and order-service accepted at least 95% of
      * it (the rest not sent, as at most {@code --max-in-flight} were outstanding, or refused).
      */
     boolean sustained() {
@@ -149,38 +182,55 @@ record RunFigures(
                 OrdersTable.format(httpP99));
         lag.forEach((group, l) -> out.printf(
                 Locale.ROOT,
-                "  lag %-21s max %,d, mean %,.0f records, growth %+.1f records/s (%d readings)%n",
+                "  lag %-21s on %-9s max %,d, mean %,.0f records, growth %+.1f records/s (%d readings)%n",
                 group,
+                PlatformBenchmark.GROUPS.get(group),
                 l.max(),
                 l.mean(),
                 l.growthPerSecond(),
                 l.readings()));
+        out.printf(
+                Locale.ROOT,
+                "  pending mails max %,d, mean %,.0f, growth %+.1f mails/s (%d readings); SMTP accepted %.1f mails/s in"
+                        + " the window (%,d resent, %,d unidentified in the measurement)%n",
+                mails.pending().max(),
+                mails.pending().mean(),
+                mails.pending().growthPerSecond(),
+                mails.pending().readings(),
+                mails.acceptedPerSecond(),
+                mails.resent(),
+                mails.unidentified());
         processed.forEach((name, s) -> out.printf(
                 Locale.ROOT,
-                "  accepted -> processed %-21s p50 %s, p99 %s, max %s ms (%,d orders)%s%n",
-                name.equals("all") ? "by all three" : name,
+                "  %-45s p50 %s, p99 %s, max %s ms (%,d orders)%n",
+                latencyName(name),
                 OrdersTable.format(s.percentileMillis(50)),
                 OrdersTable.format(s.percentileMillis(99)),
                 OrdersTable.format(s.maxMillis()),
-                s.count(),
-                delay.containsKey(name)
-                        ? String.format(
-                                Locale.ROOT,
-                                ", delay growth %+.1f ms/s",
-                                delay.get(name).growthMillisPerSecond())
-                        : ""));
+                s.count()));
         stages.forEach((name, s) -> out.printf(
                 Locale.ROOT,
-                "  stage %-45s p50 %s, p99 %s ms (%,d orders)%n",
+                "  stage %-50s p50 %s, p99 %s ms (%,d orders)%n",
                 name,
                 OrdersTable.format(s.percentileMillis(50)),
                 OrdersTable.format(s.percentileMillis(99)),
                 s.count()));
-        out.printf(
+        for (OrderTimings.Part part : OrderTimings.PARTS) {
+            DelayTrend trend = delay.get(part.name());
+            out.printf(
+                    Locale.ROOT,
+                    "  kept up %-22s %-45s growth %+.1f ms/s: %s%n",
+                    part.name(),
+                    part.delay(),
+                    trend.growthMillisPerSecond(),
+                    trend.keptUp() ? "yes" : "NO");
+        }
+        relays.forEach((relay, r) -> out.printf(
                 Locale.ROOT,
-                "  relay requests %,.0f of %s records%n",
-                relay.requests(),
-                OrdersTable.format(relay.recordsPerRequest()));
+                "  relay %-22s %,.0f requests of %s records%n",
+                relay,
+                r.requests(),
+                OrdersTable.format(r.recordsPerRequest())));
         batches.forEach((consumer, b) -> out.printf(
                 Locale.ROOT,
                 "  batches %-21s %,.0f of %s records, %s ms each, busy %s of the window; %,.0f fetches of %s records%n",
@@ -193,13 +243,15 @@ record RunFigures(
                 OrdersTable.format(b.recordsPerFetch())));
         out.printf(
                 Locale.ROOT,
-                "  %,d accepted orders not processed by all three; drained %s; every group kept up: %s; mails %s%n",
-                missing,
+                "  accepted orders not processed by all three %,d, not confirmed %,d, not mailed %,d; drained %s;"
+                        + " everything kept up: %s%n",
+                missing.notProcessedByAll(),
+                missing.notConfirmed(),
+                missing.notMailed(),
                 Double.isNaN(drainMillis)
                         ? "NOT within the drain period"
                         : OrdersTable.format(drainMillis) + " ms after the window",
-                keptUp() ? "yes" : "NO",
-                mails);
+                keptUp() ? "yes" : "NO");
         StringBuilder cpu = new StringBuilder("  CPU in the window (cores of "
                 + Runtime.getRuntime().availableProcessors() + ") and per accepted order (ms):");
         cores.forEach((name, c) -> cpu.append(String.format(
@@ -216,5 +268,15 @@ record RunFigures(
                 OrdersTable.format(brokerMemory.peakMiB()),
                 offeredPerSecond,
                 sustained() ? "yes" : "NO");
+    }
+
+    /** How {@link #processed}' keys read: "accepted -> processed by inventory-service", "accepted -> confirmed". */
+    static String latencyName(String key) {
+        return switch (key) {
+            case OrderTimings.ALL -> "accepted -> processed by all three";
+            case OrderTimings.CONFIRMED -> "accepted -> confirmed";
+            case OrderTimings.MAILED -> "accepted -> mail accepted by SMTP";
+            default -> "accepted -> processed by " + key;
+        };
     }
 }

@@ -36,9 +36,9 @@ class ConsumerBatchesTest {
     @Test
     void theWindowsFetchesAreTheSourceChannelsClientsOverItsTopicsNotTheRetryChannels() {
         ConsumerBatches start =
-                ConsumerBatches.parse(exposition("g", 10, 100, 1.0) + clientCounters(40, 100, 7_000), "g");
+                ConsumerBatches.parse(exposition("g", 10, 100, 1.0) + clientCounters(40, 100, 7_000), "g", "orders");
         ConsumerBatches end =
-                ConsumerBatches.parse(exposition("g", 30, 300, 2.0) + clientCounters(90, 400, 9_000), "g");
+                ConsumerBatches.parse(exposition("g", 30, 300, 2.0) + clientCounters(90, 400, 9_000), "g", "orders");
 
         ConsumerBatches window = end.since(start);
 
@@ -49,8 +49,25 @@ class ConsumerBatchesTest {
     }
 
     @Test
+    void theSagaConsumersFetchesAreItsInventoryChannelsClient() {
+        String orderService = exposition("order-service", 10, 100, 1.0) + """
+                kafka_consumer_fetch_manager_fetch_total{client_id="kafka-consumer-inventory",kafka_version="4.4.0"} 25.0
+                kafka_consumer_fetch_manager_records_consumed_total{client_id="kafka-consumer-inventory",topic="inventory"} 75.0
+                """;
+
+        ConsumerBatches read = ConsumerBatches.parse(orderService, "order-service", ConsumerBatches.INVENTORY_CHANNEL);
+
+        assertThat(read.batches()).isEqualTo(10);
+        assertThat(read.fetches()).isEqualTo(25);
+        assertThat(read.recordsPerFetch()).isEqualTo(3);
+        assertThat(ConsumerBatches.parse(orderService, "order-service", ConsumerBatches.ORDERS_CHANNEL)
+                        .fetches())
+                .isNaN();
+    }
+
+    @Test
     void aServiceWithoutClientMetricsHasNoFetchFigures() {
-        ConsumerBatches read = ConsumerBatches.parse(exposition("g", 10, 100, 1.0), "g");
+        ConsumerBatches read = ConsumerBatches.parse(exposition("g", 10, 100, 1.0), "g", "orders");
 
         assertThat(read.fetches()).isNaN();
         assertThat(read.recordsPerFetch()).isNaN();
@@ -59,9 +76,9 @@ class ConsumerBatchesTest {
     @Test
     void aWindowsBatchesAreTheDifferenceOfTwoReadingsOfTheServicesCounters() {
         ConsumerBatches start =
-                ConsumerBatches.parse(exposition("inventory-service", 100, 1_000, 2.0), "inventory-service");
-        ConsumerBatches end =
-                ConsumerBatches.parse(exposition("inventory-service", 600, 13_000, 32.0), "inventory-service");
+                ConsumerBatches.parse(exposition("inventory-service", 100, 1_000, 2.0), "inventory-service", "orders");
+        ConsumerBatches end = ConsumerBatches.parse(
+                exposition("inventory-service", 600, 13_000, 32.0), "inventory-service", "orders");
 
         ConsumerBatches window = end.since(start);
 
@@ -73,7 +90,8 @@ class ConsumerBatchesTest {
 
     @Test
     void anotherGroupsCountersAreNotRead() {
-        ConsumerBatches read = ConsumerBatches.parse(exposition("analytics-service", 7, 70, 1.0), "inventory-service");
+        ConsumerBatches read =
+                ConsumerBatches.parse(exposition("analytics-service", 7, 70, 1.0), "inventory-service", "orders");
 
         assertThat(read.batches()).isNaN();
         assertThat(read.seconds()).isNaN();
@@ -81,7 +99,7 @@ class ConsumerBatchesTest {
 
     @Test
     void aWindowWithoutBatchesHasNoPerBatchFigures() {
-        ConsumerBatches same = ConsumerBatches.parse(exposition("g", 5, 50, 1.0), "g");
+        ConsumerBatches same = ConsumerBatches.parse(exposition("g", 5, 50, 1.0), "g", "orders");
 
         ConsumerBatches window = same.since(same);
 
