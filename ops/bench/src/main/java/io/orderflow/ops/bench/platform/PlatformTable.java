@@ -118,7 +118,7 @@ final class PlatformTable {
                         .max()
                         .orElse(Double.NaN)));
         rows.add(Row.uncompared(
-                "pending mails, growth / max",
+                "pending mails, growth / max (bounded below 2% of the rate a second)",
                 "mails/s / mails",
                 r -> r.mails().pending().growthPerSecond(),
                 r -> pendingMax(r.mails().pending())));

@@ -149,14 +149,29 @@ record RunFigures(
     /**
      * Whether everything kept up: each part's delay ({@link OrderTimings#PARTS}: the three consumer groups, inventory's
      * relay, the saga consumer, the mails) grew by less than 20 ms a second over the window (its backlog by less than 2%
-     * of the rate; see {@link DelayTrend}), and every order was processed, confirmed and mailed within the drain.
+     * of the rate; see {@link DelayTrend}), the pending mails stayed bounded ({@link #pendingMailsBounded}), and every
+     * order was processed, confirmed and mailed within the drain.
      */
     boolean keptUp() {
         return !Double.isNaN(drainMillis)
                 && OrderTimings.PARTS.stream()
                         .allMatch(part -> delay.containsKey(part.name())
-                                && delay.get(part.name()).keptUp());
+                                && delay.get(part.name()).keptUp())
+                && pendingMailsBounded();
     }
+
+    /**
+     * Whether the pending mails stayed bounded over the window: they grew by less than 2% of the offered rate a second
+     * (the same bound as a part's delay, 20 ms a second: at that growth the newest mail waits 20 ms longer each
+     * second). A sender that stalls and then sends a burst in the drain delivers every mail, yet did not keep pace.
+     */
+    boolean pendingMailsBounded() {
+        double growth = mails.pending().growthPerSecond();
+        return !Double.isNaN(growth) && growth < PENDING_MAILS_GROWTH_SHARE * offeredPerSecond;
+    }
+
+    /** The pending mails' growth, as a share of the offered rate per second, below which they count as bounded. */
+    static final double PENDING_MAILS_GROWTH_SHARE = 0.02;
 
     /**
      * Whether the platform sustained the offered rate: everything kept up, and order-service accepted at least 95% of

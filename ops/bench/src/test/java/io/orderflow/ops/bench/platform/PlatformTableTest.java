@@ -36,6 +36,17 @@ class PlatformTableTest {
             Map<String, DelayTrend> delay,
             long p99Ms,
             double drainMillis) {
+        return figures(broker, offered, accepted, delay, p99Ms, drainMillis, -12.5);
+    }
+
+    private static RunFigures figures(
+            String broker,
+            int offered,
+            double accepted,
+            Map<String, DelayTrend> delay,
+            long p99Ms,
+            double drainMillis,
+            double pendingMailsGrowth) {
         Map<String, RunFigures.Backlog> lag = new LinkedHashMap<>();
         PlatformBenchmark.GROUPS.keySet().forEach(group -> lag.put(group, new RunFigures.Backlog(100, 50, 1.5, 60)));
         LatencySamples samples = new LatencySamples();
@@ -57,7 +68,7 @@ class PlatformTableTest {
                 10,
                 50,
                 lag,
-                new RunFigures.Mails(new RunFigures.Backlog(4_000, 2_000, -12.5, 12), 290, 0, 0),
+                new RunFigures.Mails(new RunFigures.Backlog(4_000, 2_000, pendingMailsGrowth, 12), 290, 0, 0),
                 processed,
                 delay,
                 stages(samples),
@@ -150,6 +161,14 @@ class PlatformTableTest {
         assertThat(figures("ours", 300, 300, tooFewMails, 900, 500).keptUp())
                 .as("3 mails in the window: nothing tells that the mails kept up")
                 .isFalse();
+        Map<String, DelayTrend> steady = new LinkedHashMap<>();
+        OrderTimings.PARTS.forEach(part -> steady.put(part.name(), new DelayTrend(0, 100)));
+        assertThat(figures("ours", 300, 300, steady, 900, 500, 5.9).keptUp())
+                .as("pending mails growing by 5.9/s at 300 orders/s: below 2% of the rate")
+                .isTrue();
+        assertThat(figures("ours", 300, 300, steady, 900, 500, 6.1).keptUp())
+                .as("pending mails growing by 6.1/s at 300 orders/s: a sender that stalls and bursts in the drain")
+                .isFalse();
     }
 
     @Test
@@ -171,7 +190,8 @@ class PlatformTableTest {
                                 + " | 0.50 / 0.50 |")
                 .contains("| delay growth, accepted -> mail accepted by SMTP (ms/s; kept up below 20) | 0 | 0 |  |")
                 .contains("| lag growth, order-service on inventory (records/s) | 1.50 | 1.50 |  |")
-                .contains("| pending mails, growth / max (mails/s / mails) | -12.5 / 4,000 | -12.5 / 4,000 |  |")
+                .contains(
+                        "| pending mails, growth / max (bounded below 2% of the rate a second) (mails/s / mails) | -12.5 / 4,000 | -12.5 / 4,000 |  |")
                 .contains(
                         "| order-service batches: records / time each (records / ms) | 20 / 30 | 20 / 30 | 1.00 / 1.00 |")
                 .contains("| CPU per accepted order, inventory-outbox-relay (ms) | 0.05 | 0.05 | 1.00 |")
