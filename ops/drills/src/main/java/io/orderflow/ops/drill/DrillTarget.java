@@ -54,4 +54,13 @@ public record DrillTarget(
     public static String topicOf(String group) {
         return SAGA.equals(group) ? Topics.INVENTORY : Topics.ORDERS;
     }
+
+    /**
+     * The records an order placed and left alone puts on the topic {@code group} reads: on {@code orders} its
+     * OrderCreated and, once inventory has answered, order-service's OrderConfirmed or OrderRejected; on
+     * {@code inventory} inventory's one answer. A drill's lag allowance in "seconds of orders" is in these records.
+     */
+    public static int recordsPerOrder(String group) {
+        return topicOf(group).equals(Topics.INVENTORY) ? 1 : 2;
+    }
 }

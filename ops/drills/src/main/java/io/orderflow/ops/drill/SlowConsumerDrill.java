@@ -34,7 +34,10 @@ public final class SlowConsumerDrill {
 
     public static final String NAME = "slow-consumer";
     private static final Duration WITHIN = Duration.ofSeconds(300);
-    /** Lag a healthy group may show beyond its lag before the slowdown, in seconds of orders (commits, readings). */
+    /**
+     * Lag a healthy group may show beyond its lag before the slowdown, in seconds of orders (commits, readings): each
+     * order's records on the group's topic ({@link DrillTarget#recordsPerOrder}) for that many seconds.
+     */
     private static final int SLACK_SECONDS = 10;
 
     private final DrillTarget target;
@@ -113,7 +116,7 @@ public final class SlowConsumerDrill {
         long victimPeak = lag.maxLag(victim, slowFrom, slowTo);
         report.check(
                 victim + "'s lag grew while it was slow",
-                victimPeak > victimBefore + rate,
+                victimPeak > victimBefore + (long) rate * DrillTarget.recordsPerOrder(victim),
                 "largest lag " + victimPeak + " records while slow, " + victimBefore + " before");
         Set<String> statuses = lag.statuses(victim, slowFrom, slowTo);
         report.check(
@@ -126,11 +129,12 @@ public final class SlowConsumerDrill {
             }
             long before = lag.maxLag(group, 0, slowFrom);
             long during = lag.maxLag(group, slowFrom, slowTo);
+            long slack = (long) rate * DrillTarget.recordsPerOrder(group) * SLACK_SECONDS;
             report.check(
                     group + " kept up while " + victim + " was slow",
-                    during <= before + (long) rate * SLACK_SECONDS,
+                    during <= before + slack,
                     "largest lag " + during + " records while " + victim + " was slow, " + before + " before (allowed: "
-                            + before + " + " + rate * SLACK_SECONDS + ")");
+                            + before + " + " + slack + ")");
         }
         LagWatch.Reading last = lag.latest(victim).orElseThrow();
         report.check(
