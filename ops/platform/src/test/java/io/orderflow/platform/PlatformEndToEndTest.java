@@ -18,11 +18,13 @@ import io.orderflow.ops.drill.DrillReport;
 import io.orderflow.ops.drill.DrillTarget;
 import io.orderflow.ops.drill.DuplicateEventDrill;
 import io.orderflow.ops.drill.HotPartitionDrill;
+import io.orderflow.ops.drill.SagaDrill;
 import io.orderflow.ops.drill.SchemaChangeDrill;
 import io.orderflow.ops.drill.ServiceControl;
 import io.orderflow.ops.drill.SlowConsumerDrill;
 import io.orderflow.ops.drill.TrafficSpikeDrill;
 import io.orderflow.ops.load.OpenLoopLoad;
+import io.orderflow.ops.load.OrderBodies;
 import io.orderflow.ops.replay.ReplayCommandLine;
 import io.orderflow.testing.HeadlessChromium;
 import java.io.PrintWriter;
@@ -37,6 +39,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -77,10 +80,13 @@ import picocli.CommandLine;
 /**
  * The whole platform as a user runs it: {@code ./run-platform}'s launcher in a process of its own, from the
  * repository's root, with the packaged services, exporting traces to {@link OtlpTraceCollector}. Concurrent clients
- * drive orders through their lifecycles over HTTP (with retried requests and refused transitions mixed in) and a stock
- * consumer finds, for every order, exactly the events of the changes that were accepted, keyed by the order, in order;
- * an order reaches the three consumers and one trace links them; a real Prometheus scrapes every part; the duplicate
- * and crash drills pass; and, last, {@code status}, {@code logs}, {@code kill}, {@code start} and {@code stop} answer
+ * drive orders through their lifecycles over HTTP (with retried requests and refused transitions mixed in, each paid
+ * order first confirmed by inventory's answer, some rejected as sold out) and a stock consumer finds, for every order,
+ * exactly the events of the changes that were accepted, keyed by the order, in order; an order reaches the three
+ * consumers, and one trace links them and the saga's round trip back to its confirmation; an in-stock order is
+ * confirmed, paid and shipped and a sold-out one rejected, each mailed and counted in its minute; a real Prometheus
+ * scrapes every part; every drill's short version passes (crash-consumer twice: a consumer of orders, and the saga's
+ * consumer in order-service); and, last, {@code status}, {@code logs}, {@code kill}, {@code start} and {@code stop} answer
  * from another terminal, a crashed service is reported and replayed ({@code ops/bin/replay}), and every process is
  * gone afterwards.
  */
@@ -107,11 +113,14 @@ class PlatformEndToEndTest {
     /**
      * The services inherit the launcher's environment. The lag monitor judges statuses over 10 s instead of 60, and
      * the consumers take at most 20 records a poll instead of 500, so that the slow-consumer drill's short version sees
-     * WARN within seconds: a slowed consumer commits once a batch, and a batch must take less than the window.
+     * WARN within seconds: a slowed consumer commits once a batch, and a batch must take less than the window. The
+     * poll size is Kafka's default for every channel ({@code kafka.max.poll.records}), not the {@code orders}
+     * channel's ({@code MP_MESSAGING_INCOMING_ORDERS_*}): order-service has messaging channels of its own now, and
+     * settings for a channel {@code orders} it does not have stop it from starting.
      */
     private static final LauncherProcesses launchers = new LauncherProcesses(
             Path.of("target", "launcher", "postgres"),
-            Map.of("ORDERFLOW_LAG_MONITOR_WINDOW", "10s", "MP_MESSAGING_INCOMING_ORDERS_MAX_POLL_RECORDS", "20"));
+            Map.of("ORDERFLOW_LAG_MONITOR_WINDOW", "10s", "KAFKA_MAX_POLL_RECORDS", "20"));
 
     private static OtlpTraceCollector traces;
     private static Process launcher;
@@ -179,7 +188,7 @@ class PlatformEndToEndTest {
         try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<?>> done = new ArrayList<>();
             for (int i = 0; i < orderCount; i++) {
-                int script = i % 4;
+                int script = i % 5;
                 done.add(clients.submit(() -> {
                     drive(script, expected);
                     return null;
@@ -238,6 +247,146 @@ class PlatformEndToEndTest {
         assertThat(everyServiceAlive()).isTrue();
     }
 
+    /**
+     * The saga as a customer meets it, one order of each kind from {@code POST /orders}: one in stock is CONFIRMED once
+     * inventory reserved it, then paid and shipped; one of the sold-out SKU is REJECTED with inventory's reason and the
+     * short SKU, and paying it is refused with a problem naming REJECTED. notification-service mailed the first one's
+     * creation and shipment and the second one's creation and rejection; analytics-service counts each answer in its
+     * minute, as many as there are on {@code orders} for that minute.
+     */
+    @Test
+    @Order(2)
+    void anInStockOrderIsConfirmedPaidAndShippedAndASoldOutOneRejectedMailedAndCountedInItsMinute() throws Exception {
+        long since = System.currentTimeMillis() - 1_000;
+        String inStock = placeOrder("sku-12");
+        String soldOut = placeOrder(OrderBodies.SOLD_OUT);
+
+        assertThat(awaitStatus(inStock, "CONFIRMED").get("version").asLong()).isEqualTo(2);
+        JsonNode rejected = awaitStatus(soldOut, "REJECTED");
+        assertThat(rejected.get("version").asLong()).isEqualTo(2);
+        assertThat(rejected.get("rejectionReason").asText()).isNotBlank();
+        assertThat(rejected.get("shortSkus")).hasToString("[\"" + OrderBodies.SOLD_OUT + "\"]");
+        HttpResponse<String> paid = post(orders.resolve("/orders/" + inStock + "/pay"), "{}", null);
+        assertThat(paid.statusCode()).as(paid.body()).isEqualTo(200);
+        assertThat(JSON.readTree(paid.body()).get("status").asText()).isEqualTo("PAID");
+        HttpResponse<String> shipped = post(orders.resolve("/orders/" + inStock + "/ship"), "{}", null);
+        assertThat(shipped.statusCode()).as(shipped.body()).isEqualTo(200);
+        assertThat(JSON.readTree(shipped.body()).get("status").asText()).isEqualTo("SHIPPED");
+        HttpResponse<String> refused = post(orders.resolve("/orders/" + soldOut + "/pay"), "{}", null);
+        assertThat(refused.statusCode()).isEqualTo(409);
+        assertThat(refused.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
+        assertThat(refused.body()).contains("cannot pay order " + soldOut + ": it is REJECTED");
+
+        await().atMost(WITHIN)
+                .ignoreExceptions()
+                .until(() -> sentMails(inStock).equals(List.of("OrderCreated", "OrderShipped")));
+        await().atMost(WITHIN)
+                .ignoreExceptions()
+                .until(() -> sentMails(soldOut).equals(List.of("OrderCreated", "OrderRejected")));
+
+        Map<String, EventEnvelope> answers = new LinkedHashMap<>();
+        await().atMost(WITHIN).until(() -> {
+            answers.clear();
+            for (EventEnvelope event : eventsOnOrders(since)) {
+                if ((event.orderId().equals(inStock) && event.eventType().equals("OrderConfirmed"))
+                        || (event.orderId().equals(soldOut) && event.eventType().equals("OrderRejected"))) {
+                    answers.put(event.eventType(), event);
+                }
+            }
+            return answers.size() == 2;
+        });
+        for (EventEnvelope answer : answers.values()) {
+            Instant minute = answer.occurredAt().truncatedTo(ChronoUnit.MINUTES);
+            long[] counted = new long[2];
+            await().atMost(WITHIN).ignoreExceptions().until(() -> {
+                counted[0] = eventsOnOrders(minute.toEpochMilli()).stream()
+                        .filter(event -> event.eventType().equals(answer.eventType())
+                                && !event.occurredAt().isBefore(minute)
+                                && event.occurredAt().isBefore(minute.plusSeconds(60)))
+                        .map(EventEnvelope::eventId)
+                        .distinct()
+                        .count();
+                counted[1] = analyticsCount(minute, answer.eventType());
+                return counted[0] >= 1 && counted[0] == counted[1];
+            });
+            assertThat(counted[1])
+                    .as("%s in minute %s", answer.eventType(), minute)
+                    .isEqualTo(counted[0]);
+        }
+    }
+
+    /** Places an order of one unit of {@code sku} for a new customer; returns its id, the order CREATED. */
+    private String placeOrder(String sku) throws Exception {
+        String body = "{\"customerId\":\"c-" + UUID.randomUUID() + "\",\"currency\":\"EUR\",\"items\":[{\"sku\":\""
+                + sku + "\",\"quantity\":1,\"unitPrice\":\"4.00\"}]}";
+        HttpResponse<String> created = post(orders, body, null);
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        JsonNode order = JSON.readTree(created.body());
+        assertThat(order.get("status").asText()).isEqualTo("CREATED");
+        return order.get("id").asText();
+    }
+
+    /** The event types of the order's mails that were sent, oldest first. */
+    private List<String> sentMails(String orderId) throws Exception {
+        List<String> sent = new ArrayList<>();
+        for (JsonNode mail : JSON.readTree(get(service("notification-service"), "/notifications?orderId=" + orderId))) {
+            if (mail.get("status").asText().equals("SENT")) {
+                sent.add(mail.get("eventType").asText());
+            }
+        }
+        return sent;
+    }
+
+    /** analytics-service's count of {@code type} events in {@code minute}, 0 if it has none. */
+    private long analyticsCount(Instant minute, String type) throws Exception {
+        JsonNode minutes = JSON.readTree(get(
+                service("analytics-service"), "/analytics/minutes?from=" + minute + "&to=" + minute.plusSeconds(60)));
+        for (JsonNode counted : minutes) {
+            if (Instant.parse(counted.get("minute").asText()).equals(minute)) {
+                return counted.path("events").path(type).asLong(0);
+            }
+        }
+        return 0;
+    }
+
+    /** The event envelopes on {@code orders} in records timestamped {@code sinceMillis} or later, up to its end. */
+    private static List<EventEnvelope> eventsOnOrders(long sinceMillis) {
+        EventCodec codec = new EventCodec();
+        List<EventEnvelope> events = new ArrayList<>();
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
+                cluster(PlatformPrincipals.ADMIN).consumer(Map.of()),
+                new StringDeserializer(),
+                new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(Topics.ORDERS).stream()
+                    .map(info -> new TopicPartition(info.topic(), info.partition()))
+                    .toList();
+            consumer.assign(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+            Map<TopicPartition, Long> times = new LinkedHashMap<>();
+            partitions.forEach(partition -> times.put(partition, sinceMillis));
+            consumer.offsetsForTimes(times)
+                    .forEach((partition, offset) ->
+                            consumer.seek(partition, offset == null ? end.get(partition) : offset.offset()));
+            long deadline = System.nanoTime() + WITHIN.toNanos();
+            while (partitions.stream().anyMatch(partition -> consumer.position(partition) < end.get(partition))) {
+                assertThat(System.nanoTime())
+                        .as("orders read to its end in time")
+                        .isLessThan(deadline);
+                for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    if (record.offset() < end.get(new TopicPartition(record.topic(), record.partition()))) {
+                        try {
+                            events.add(codec.decode(record.value()));
+                        } catch (RuntimeException notAnEnvelope) {
+                            // a drill's poison record: no event
+                        }
+                    }
+                }
+            }
+        }
+        return events;
+    }
+
     private static DrillTarget drillTarget() {
         return new DrillTarget(
                 service("order-service"),
@@ -249,10 +398,6 @@ class PlatformEndToEndTest {
                 adminToken());
     }
 
-    /**
-     * {@code ops/bin/drill duplicate-event}'s short version on the running platform: the same event twice and a batch
-     * re-sent, one effect everywhere, every copy counted as a duplicate by each group.
-     */
     /**
      * Security as the platform starts by default: the broker takes SASL_SSL logins only, each part is its own
      * principal with only its ACLs (the load generator may write {@code orders} but not read it; inventory-service
@@ -321,14 +466,21 @@ class PlatformEndToEndTest {
         assertThat(JSON.readTree(allowed.body()).get("onHand").asInt()).isEqualTo(7);
     }
 
+    /**
+     * {@code ops/bin/drill duplicate-event}'s short version on the running platform: the same event twice and a batch
+     * re-sent, on orders and on inventory, one effect everywhere, every copy counted as a duplicate by each group.
+     */
     @Test
     @Order(4)
     void theDuplicateEventDrillPasses() throws Exception {
         DrillReport report = new DuplicateEventDrill(drillTarget(), 5).run();
 
         String text = passed(report);
-        assertThat(report.checks()).hasSize(6);
-        assertThat(text).contains("6 copies", "inventory-service skipped every copy as a duplicate", "PASS");
+        assertThat(report.checks()).hasSize(8);
+        assertThat(text)
+                .contains("6 copies", "inventory-service skipped every copy as a duplicate", "PASS")
+                .contains("order-service skipped every copy as a duplicate", "order-service confirmed each order once")
+                .contains("duplicates counted for 6 copies on inventory");
     }
 
     /** {@code ops/bin/drill traffic-spike}'s short version: 3 orders/s, 30 for 4 s, 3 again; every group drains. */
@@ -397,12 +549,14 @@ class PlatformEndToEndTest {
 
     /**
      * Traces exported over OTLP by the services (to {@link OtlpTraceCollector}): one trace runs from the caller's
-     * {@code traceparent} through order-service's server span, outbox-relay's publish span and the record to a
-     * processing span in each of the three consumers, and on to inventory's outcome published by its own relay.
+     * {@code traceparent} through order-service's server span, outbox-relay's publish span of the OrderCreated and the
+     * record to a processing span in each of the three consumers, on to inventory's outcome published by its own relay,
+     * to order-service's saga consumer processing it, and back through outbox-relay's publish of the OrderConfirmed to
+     * the three consumers again: the saga's round trip is one trace.
      */
     @Test
     @Order(3)
-    void oneTraceLinksTheHttpRequestToTheRelayAndToAllThreeConsumers() throws Exception {
+    void oneTraceFollowsTheOrderThroughTheConsumersAndTheSagaBackToItsConfirmation() throws Exception {
         String trace = UUID.randomUUID().toString().replace("-", "");
         String callerSpan = "00f067aa0ba902b7";
         String body = "{\"customerId\":\"c-traced\",\"currency\":\"EUR\","
@@ -419,27 +573,51 @@ class PlatformEndToEndTest {
         List<String> consumers = List.of("inventory-service", "notification-service", "analytics-service");
 
         await().atMost(WITHIN).until(() -> {
-            Set<String> services = new java.util.HashSet<>();
-            traces.trace(trace).forEach(span -> services.add(span.service() + " " + span.name()));
+            List<OtlpTraceCollector.ReceivedSpan> spans = traces.trace(trace);
             // Each service exports its spans in batches of its own: wait for every one the test reads.
-            return services.contains("outbox-relay publish orders")
-                    && traces.trace(trace).stream()
+            OtlpTraceCollector.ReceivedSpan confirmation = published(spans, "outbox-relay", "OrderConfirmed");
+            return published(spans, "outbox-relay", "OrderCreated") != null
+                    && confirmation != null
+                    && published(spans, "inventory-outbox-relay", "InventoryReserved") != null
+                    && spans.stream()
                             .anyMatch(span ->
                                     span.service().equals("order-service") && span.kind() == SpanKind.SPAN_KIND_SERVER)
-                    && services.containsAll(List.of(
-                            "inventory-service process orders",
-                            "notification-service process orders",
-                            "analytics-service process orders",
-                            "inventory-outbox-relay publish inventory"));
+                    && spans.stream()
+                            .anyMatch(span -> span.service().equals("order-service")
+                                    && span.name().equals("process inventory"))
+                    && consumers.stream()
+                            .allMatch(consumer -> spans.stream()
+                                    .anyMatch(span -> span.service().equals(consumer)
+                                            && span.parentSpanId().equals(confirmation.spanId())));
         });
 
         List<OtlpTraceCollector.ReceivedSpan> spans = traces.trace(trace);
         OtlpTraceCollector.ReceivedSpan request = only(spans, "order-service", SpanKind.SPAN_KIND_SERVER);
         assertThat(request.parentSpanId()).isEqualTo(callerSpan);
         assertThat(request.name()).contains("/orders");
-        OtlpTraceCollector.ReceivedSpan publish = only(spans, "outbox-relay", SpanKind.SPAN_KIND_PRODUCER);
+        assertThat(spans)
+                .filteredOn(span -> span.service().equals("outbox-relay") && span.kind() == SpanKind.SPAN_KIND_PRODUCER)
+                .extracting(span -> span.attributes().get("orderflow.event.type"))
+                .containsExactlyInAnyOrder("OrderCreated", "OrderConfirmed");
+        OtlpTraceCollector.ReceivedSpan publish = published(spans, "outbox-relay", "OrderCreated");
         assertThat(publish.name()).isEqualTo("publish orders");
         assertThat(publish.parentSpanId()).isEqualTo(request.spanId());
+        // Inventory's outcome continues the trace through inventory's outbox and relay, and order-service's saga
+        // consumer processes it beneath that publish.
+        OtlpTraceCollector.ReceivedSpan outcome = only(spans, "inventory-outbox-relay", SpanKind.SPAN_KIND_PRODUCER);
+        assertThat(outcome.attributes()).containsEntry("orderflow.event.type", "InventoryReserved");
+        assertThat(spans)
+                .filteredOn(
+                        span -> span.service().equals("order-service") && span.kind() == SpanKind.SPAN_KIND_CONSUMER)
+                .isNotEmpty()
+                .allSatisfy(processed -> {
+                    assertThat(processed.name()).isEqualTo("process inventory");
+                    assertThat(processed.parentSpanId()).isEqualTo(outcome.spanId());
+                    assertThat(processed.attributes()).containsEntry("messaging.consumer.group.name", "order-service");
+                });
+        // The OrderConfirmed carries the order's trace on: published beneath the request, like the OrderCreated.
+        OtlpTraceCollector.ReceivedSpan confirmation = published(spans, "outbox-relay", "OrderConfirmed");
+        assertThat(confirmation.parentSpanId()).isEqualTo(request.spanId());
         for (String consumer : consumers) {
             // One span per delivery: a batch delivered again after a rebalance is processed (and skipped) again.
             assertThat(spans)
@@ -447,13 +625,26 @@ class PlatformEndToEndTest {
                     .as(consumer)
                     .isNotEmpty()
                     .allSatisfy(processed -> {
-                        assertThat(processed.parentSpanId()).isEqualTo(publish.spanId());
+                        assertThat(processed.parentSpanId()).isIn(publish.spanId(), confirmation.spanId());
                         assertThat(processed.attributes()).containsEntry("messaging.consumer.group.name", consumer);
-                    });
+                    })
+                    .anySatisfy(
+                            processed -> assertThat(processed.parentSpanId()).isEqualTo(publish.spanId()))
+                    .anySatisfy(
+                            processed -> assertThat(processed.parentSpanId()).isEqualTo(confirmation.spanId()));
         }
-        // Inventory's outcome continues the trace through inventory's outbox and relay.
-        OtlpTraceCollector.ReceivedSpan outcome = only(spans, "inventory-outbox-relay", SpanKind.SPAN_KIND_PRODUCER);
-        assertThat(outcome.attributes()).containsEntry("orderflow.event.type", "InventoryReserved");
+    }
+
+    /** The one span of {@code service} publishing an event of {@code type}, or null while there is none. */
+    private static OtlpTraceCollector.ReceivedSpan published(
+            List<OtlpTraceCollector.ReceivedSpan> spans, String service, String type) {
+        List<OtlpTraceCollector.ReceivedSpan> matching = spans.stream()
+                .filter(span -> span.service().equals(service)
+                        && span.kind() == SpanKind.SPAN_KIND_PRODUCER
+                        && type.equals(span.attributes().get("orderflow.event.type")))
+                .toList();
+        assertThat(matching).as("%s spans publishing %s", service, type).hasSizeLessThanOrEqualTo(1);
+        return matching.isEmpty() ? null : matching.getFirst();
     }
 
     private static OtlpTraceCollector.ReceivedSpan only(
@@ -466,10 +657,57 @@ class PlatformEndToEndTest {
     }
 
     /**
-     * A real Prometheus (Debian's, which {@code .ci/run} installs) with {@code ops/deploy/prometheus}'s configuration, its
-     * targets pointed at this platform's ports: it scrapes every part, every alert rule and every Grafana panel's query
-     * ({@code ops/deploy/grafana/dashboards}) evaluates, and every metric they name is exported by some part.
+     * {@code ops/bin/drill saga}'s short version: 10 orders/s for 15 s, a fifth of them for the sold-out SKU;
+     * inventory-service and its relay killed 5 s in and started again 5 s later: the orders wait CREATED meanwhile,
+     * then each is confirmed or rejected once, the sold-out ones rejected and mailed, nothing oversold.
      */
+    @Test
+    @Order(9)
+    void theSagaDrillPasses() throws Exception {
+        DrillReport report = new SagaDrill(
+                        drillTarget(),
+                        ServiceControl.launcher(state.control()),
+                        10,
+                        Duration.ofSeconds(15),
+                        Duration.ofSeconds(5),
+                        0.2)
+                .run();
+
+        assertThat(passed(report))
+                .contains(
+                        "killed inventory-service and inventory-outbox-relay with SIGKILL",
+                        "every order placed while inventory was away stayed CREATED",
+                        "every order confirmed or rejected, rejected exactly those of sku-sold-out",
+                        "each order's answer is on orders exactly once",
+                        "every rejected order got its rejection mail")
+                .containsPattern("120 CONFIRMED, 30 REJECTED of 150 orders");
+    }
+
+    /**
+     * {@code ops/bin/drill crash-consumer --victim order-service}'s short version: the saga's consumer killed with
+     * SIGKILL 4 s into 12 s of 10 orders/s; the orders it could not take meanwhile are reported, every order it took is
+     * confirmed exactly once, and its group resumes on {@code inventory} from its committed offsets.
+     */
+    @Test
+    @Order(10)
+    void theCrashConsumerDrillPassesWithTheSagasConsumerAsTheVictim() throws Exception {
+        DrillReport report = new CrashConsumerDrill(
+                        drillTarget(),
+                        ServiceControl.launcher(state.control()),
+                        DrillTarget.SAGA,
+                        10,
+                        Duration.ofSeconds(12))
+                .run();
+
+        assertThat(passed(report, "crash-consumer-order-service"))
+                .contains(
+                        "killed order-service with SIGKILL",
+                        "order-service's lag on inventory grew while it was down and drained after its restart",
+                        "every order confirmed exactly once",
+                        "order-service resumed from its committed offsets")
+                .containsPattern("refused \\(no connection\\) and \\d+ failed while order-service was down");
+    }
+
     /**
      * The lag dashboard in a real browser while orders arrive at 20/s for 10 s: the three groups, each on the six partitions of
      * {@code orders}, and the retry and dead-letter topics, each dead-letter topic with records in it (the schema-change
@@ -477,7 +715,7 @@ class PlatformEndToEndTest {
      * ({@code docs/images/lag-dashboard.png}); copy it there when the page changes.
      */
     @Test
-    @Order(9)
+    @Order(11)
     void theDashboardShowsTheThreeGroupsOnEveryPartitionOfOrdersAndTheirDeadLettersWhileOrdersArrive(
             @TempDir Path profile) throws Exception {
         Assumptions.assumeTrue(HeadlessChromium.installed(), HeadlessChromium.NOT_INSTALLED);
@@ -519,8 +757,13 @@ class PlatformEndToEndTest {
                 .orElse(0);
     }
 
+    /**
+     * A real Prometheus (Debian's, which {@code .ci/run} installs) with {@code ops/deploy/prometheus}'s configuration, its
+     * targets pointed at this platform's ports: it scrapes every part, every alert rule and every Grafana panel's query
+     * ({@code ops/deploy/grafana/dashboards}) evaluates, and every metric they name is exported by some part.
+     */
     @Test
-    @Order(10)
+    @Order(12)
     void prometheusScrapesEveryPartAndEveryMetricTheAlertRulesAndDashboardsNameIsExported(@TempDir Path prometheusDir)
             throws Exception {
         Path prometheus = Path.of("/usr/bin/prometheus");
@@ -639,7 +882,7 @@ class PlatformEndToEndTest {
      * SIGKILL 5 s into 15 s of 10 orders/s and started again 5 s later; nothing lost, nothing doubled.
      */
     @Test
-    @Order(11)
+    @Order(13)
     void theBrokerFailureDrillPasses() throws Exception {
         DrillReport report = new BrokerFailureDrill(
                         drillTarget(),
@@ -665,7 +908,7 @@ class PlatformEndToEndTest {
      * before the drill and the service started again by {@code ops/bin/replay}, and {@code stop}.
      */
     @Test
-    @Order(12)
+    @Order(14)
     void statusLogsKillStartAndStopAnswerFromAnotherTerminalAndACrashedServiceIsReported() throws Exception {
         Path status = output.resolve("status.log");
         assertThat(launchers.command(status, "status"))
@@ -790,6 +1033,15 @@ class PlatformEndToEndTest {
         return text;
     }
 
+    /** As {@link #passed(DrillReport)}, kept as {@code target/drill-reports/<name>.txt}: a drill run twice. */
+    private static String passed(DrillReport report, String name) throws java.io.IOException {
+        String text = report.render();
+        Files.writeString(
+                Files.createDirectories(Path.of("target", "drill-reports")).resolve(name + ".txt"), text);
+        assertThat(report.passed()).as(text).isTrue();
+        return text;
+    }
+
     private String get(URI uri) throws Exception {
         return http.send(HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofString())
                 .body();
@@ -875,11 +1127,17 @@ class PlatformEndToEndTest {
         }
     }
 
-    /** One client's order: created (the request sent twice with one Idempotency-Key), then a scripted path. */
+    /**
+     * One client's order: created (the request sent twice with one Idempotency-Key), then a scripted path. An order is
+     * paid only once inventory's answer confirmed it, so the paying scripts wait for CONFIRMED first; one script cancels
+     * at once, which may cross the answer in flight (the order's version then says whether OrderConfirmed came first),
+     * and one orders the sold-out SKU and is rejected, after which nothing is allowed.
+     */
     private void drive(int script, Map<String, List<String>> expected) throws Exception {
+        String sku = script == 4 ? OrderBodies.SOLD_OUT : "sku-1";
         String body = """
-                {"customerId":"c-%s","currency":"EUR","items":[{"sku":"sku-1","quantity":2,"unitPrice":"9.99"}]}
-                """.formatted(UUID.randomUUID());
+                {"customerId":"c-%s","currency":"EUR","items":[{"sku":"%s","quantity":2,"unitPrice":"9.99"}]}
+                """.formatted(UUID.randomUUID(), sku);
         String key = UUID.randomUUID().toString();
         HttpResponse<String> created = post(orders, body, key);
         assertThat(created.statusCode()).isEqualTo(201);
@@ -890,22 +1148,57 @@ class PlatformEndToEndTest {
         URI order = orders.resolve("/orders/" + id + "/");
         switch (script) {
             case 0 -> {
+                confirmed(id, events);
                 expectStatus(post(order.resolve("pay"), "{}", null), 200, events, "OrderPaid");
                 expectStatus(post(order.resolve("ship"), "{}", null), 200, events, "OrderShipped");
                 expectStatus(post(order.resolve("cancel"), "{}", null), 409, events, null);
             }
             case 1 -> {
                 expectStatus(post(order.resolve("ship"), "{}", null), 409, events, null);
-                expectStatus(post(order.resolve("cancel"), "{}", null), 200, events, "OrderCancelled");
+                HttpResponse<String> cancelled = post(order.resolve("cancel"), "{}", null);
+                assertThat(cancelled.statusCode()).as(cancelled.body()).isEqualTo(200);
+                // Version 2: cancelled while CREATED, the answer changes nothing; 3: confirmed first.
+                long version = JSON.readTree(cancelled.body()).get("version").asLong();
+                assertThat(version).isIn(2L, 3L);
+                if (version == 3) {
+                    events.add("OrderConfirmed");
+                }
+                events.add("OrderCancelled");
             }
             case 2 -> {
+                confirmed(id, events);
                 expectStatus(post(order.resolve("pay"), "{}", null), 200, events, "OrderPaid");
                 expectStatus(post(order.resolve("pay"), "{}", null), 409, events, null);
                 expectStatus(post(order.resolve("cancel"), "{}", null), 200, events, "OrderCancelled");
             }
-            default -> expectStatus(post(order.resolve("pay"), "{}", null), 200, events, "OrderPaid");
+            case 3 -> {
+                confirmed(id, events);
+                expectStatus(post(order.resolve("pay"), "{}", null), 200, events, "OrderPaid");
+            }
+            default -> {
+                assertThat(awaitStatus(id, "REJECTED").get("version").asLong()).isEqualTo(2);
+                events.add("OrderRejected");
+                expectStatus(post(order.resolve("pay"), "{}", null), 409, events, null);
+                expectStatus(post(order.resolve("cancel"), "{}", null), 409, events, null);
+            }
         }
         expected.put(id, events);
+    }
+
+    /** Waits until inventory's answer confirmed order {@code id} (version 2: one change since its creation). */
+    private void confirmed(String id, List<String> events) throws Exception {
+        assertThat(awaitStatus(id, "CONFIRMED").get("version").asLong()).isEqualTo(2);
+        events.add("OrderConfirmed");
+    }
+
+    /** {@code GET /orders/{id}} once the order is {@code status}. */
+    private JsonNode awaitStatus(String id, String status) {
+        JsonNode[] order = new JsonNode[1];
+        await().atMost(WITHIN).ignoreExceptions().until(() -> {
+            order[0] = JSON.readTree(get(orders.resolve("/orders/" + id)));
+            return order[0].get("status").asText().equals(status);
+        });
+        return order[0];
     }
 
     private static void expectStatus(
