@@ -1,7 +1,6 @@
 package io.orderflow.notification;
 
 import com.icegreen.greenmail.util.GreenMail;
-import com.icegreen.greenmail.util.ServerSetup;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -9,7 +8,8 @@ import java.net.ServerSocket;
 import java.util.Map;
 
 /**
- * A real SMTP server for the tests (GreenMail, in the test JVM, on a free loopback port), given to the service as
+ * A real SMTP server for the tests (GreenMail, in the test JVM, on a free loopback port, answering at once:
+ * {@link GreenMailSmtp}), given to the service as
  * {@code quarkus.mailer.host/port}. Tests may {@link #stopServer()} and {@link #startServer()} it again on the same port
  * to play an SMTP outage.
  */
@@ -27,8 +27,7 @@ public class SmtpServerResource implements QuarkusTestResourceLifecycleManager {
     }
 
     public static synchronized void startServer() {
-        server = new GreenMail(new ServerSetup(port, "127.0.0.1", ServerSetup.PROTOCOL_SMTP));
-        server.start();
+        server = GreenMailSmtp.start(port);
     }
 
     @Override
