@@ -7,9 +7,9 @@ import java.time.Duration;
 /**
  * notification-service's settings, {@code orderflow.notification-service.*} (environment:
  * {@code ORDERFLOW_NOTIFICATION_SERVICE_*}), each declared here once with its default; docs/configuration.md lists them
- * and {@code ConfigurationDocsTest} keeps the two in step. The settings every consuming service shares
- * are event-consumer's {@code orderflow.consumer.*} (ConsumerConfig). The settings every consuming service shares are
- * event-consumer's {@code orderflow.consumer.*} (ConsumerConfig). The SMTP server is Quarkus's {@code quarkus.mailer.*}.
+ * and {@code ConfigurationDocsTest} keeps the two in step. The settings every consuming service shares are
+ * event-consumer's {@code orderflow.consumer.*} (ConsumerConfig). The SMTP server, and the mailer's connection pool, are
+ * Quarkus's {@code quarkus.mailer.*}.
  */
 @ConfigMapping(prefix = "orderflow.notification-service")
 public interface NotificationConfig {
@@ -23,11 +23,18 @@ public interface NotificationConfig {
     Duration sendPollInterval();
 
     /**
-     * Mails sent at once (SMTP transactions in flight, then marked sent in one transaction): also the most that a crash
-     * can send twice.
+     * Mails an instance claims and sends at once (SMTP transactions in flight, then marked sent in one transaction):
+     * also the most that a crash of the instance can send twice.
      */
     @WithDefault("16")
     int sendConcurrency();
+
+    /**
+     * How long a claimed mail stays an instance's: no other instance sends it meanwhile. Sends get half of it, so that
+     * the mark lands within it. When an instance dies, its claimed mails wait this long before another sends them.
+     */
+    @WithDefault("2m")
+    Duration sendLease();
 
     /** The longest wait between attempts while the SMTP server refuses or is away (it doubles from 500 ms). */
     @WithDefault("30s")

@@ -1,10 +1,12 @@
 package io.orderflow.notification;
 
+import static io.orderflow.notification.NotificationProcesses.messageIds;
+import static io.orderflow.notification.NotificationProcesses.number;
+import static io.orderflow.notification.NotificationProcesses.start;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.icegreen.greenmail.util.GreenMail;
-import com.icegreen.greenmail.util.ServerSetup;
 import io.orderflow.contracts.order.OrderCreated;
 import io.orderflow.contracts.order.OrderLine;
 import io.orderflow.postgres.PostgresDatabase;
@@ -13,17 +15,10 @@ import io.orderflow.testing.CleanSchema;
 import io.orderflow.testing.ConsumerGroupOffsets;
 import io.orderflow.testing.InProcessBroker;
 import io.orderflow.testing.OrderEventsProducer;
-import io.orderflow.testing.PackagedService;
 import io.orderflow.testing.PostgresTest;
-import jakarta.mail.internet.MimeMessage;
 import java.math.BigDecimal;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,54 +27,21 @@ import org.junit.jupiter.api.io.TempDir;
  * The packaged notification-service as a process, on our broker, a real PostgreSQL and a real SMTP server (GreenMail):
  * killed with SIGKILL while consuming and sending, it loses no mail and writes none twice after a restart; a replay
  * from the earliest offset sends nothing again. The one documented window, mails accepted by the SMTP server and not
- * yet marked sent when the process dies, can resend at most the group in flight ({@code send-concurrency}, 16 by
- * default), and each resend carries the same Message-ID.
+ * yet marked sent when the process dies, can resend at most the group in flight (the mails it had claimed, at most
+ * {@code send-concurrency}), and each resend carries the same Message-ID; the restarted instance sends them once their
+ * lease has passed.
  */
 @PostgresTest(service = "notification-service")
 class NotificationProcessIT {
 
     private static final int ORDERS = 2_000;
     private static final Duration WITHIN = Duration.ofMinutes(3);
-    private static final int SEND_CONCURRENCY = 16;
-
-    private static ServiceProcess start(
-            PostgresDatabase database, InProcessBroker broker, GreenMail smtp, String name) {
-        return PackagedService.builder(
-                        "notification-service", database, broker.bootstrapServers(), "notification-" + name)
-                .property("quarkus.mailer.host", "127.0.0.1")
-                .property("quarkus.mailer.port", Integer.toString(smtp.getSmtp().getPort()))
-                .property("orderflow.notification-service.send-concurrency", Integer.toString(SEND_CONCURRENCY))
-                .start();
-    }
-
-    private static long number(PostgresDatabase database, String sql) throws SQLException {
-        try (Connection connection = database.connect();
-                Statement statement = connection.createStatement();
-                ResultSet row = statement.executeQuery(sql)) {
-            row.next();
-            return row.getLong(1);
-        }
-    }
-
-    private static long distinctMessageIds(GreenMail smtp) {
-        return Arrays.stream(smtp.getReceivedMessages())
-                .map(message -> {
-                    try {
-                        return ((MimeMessage) message).getMessageID();
-                    } catch (jakarta.mail.MessagingException e) {
-                        throw new IllegalStateException(e);
-                    }
-                })
-                .distinct()
-                .count();
-    }
 
     @Test
     void aServiceKilledWhileSendingLosesNoMailAndAReplaySendsNoneAgain(
             PostgresDatabase database, @TempDir Path brokerDir) throws Exception {
         CleanSchema.empty(database);
-        GreenMail smtp = new GreenMail(new ServerSetup(0, "127.0.0.1", ServerSetup.PROTOCOL_SMTP));
-        smtp.start();
+        GreenMail smtp = GreenMailSmtp.start(0);
         try (InProcessBroker broker = InProcessBroker.start(brokerDir)) {
             broker.createTopic("orders", 3);
             try (OrderEventsProducer producer = new OrderEventsProducer(broker.bootstrapServers())) {
@@ -107,8 +69,9 @@ class NotificationProcessIT {
                                 number(database, "SELECT count(*) FROM notifications WHERE status = 'SENT'") == ORDERS);
             }
             assertThat(number(database, "SELECT count(*) FROM notifications")).isEqualTo(ORDERS);
-            assertThat(distinctMessageIds(smtp)).isEqualTo(ORDERS);
-            assertThat(smtp.getReceivedMessages().length).isBetween(ORDERS, ORDERS + SEND_CONCURRENCY);
+            assertThat(messageIds(smtp).stream().distinct().count()).isEqualTo(ORDERS);
+            assertThat(smtp.getReceivedMessages().length)
+                    .isBetween(ORDERS, ORDERS + NotificationProcesses.SEND_CONCURRENCY);
             int received = smtp.getReceivedMessages().length;
 
             ConsumerGroupOffsets.resetToEarliest(broker.bootstrapServers(), "notification-service", "orders");
