@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * from the earliest offset sends nothing again. The one documented window, mails accepted by the SMTP server and not
  * yet marked sent when the process dies, can resend at most the group in flight (the mails it had claimed, at most
  * {@code send-concurrency}), and each resend carries the same Message-ID; the restarted instance sends them once their
- * lease has passed.
+ * lease has passed. {@link NotificationInstancesIT} runs two instances side by side.
  */
 @PostgresTest(service = "notification-service")
 class NotificationProcessIT {
