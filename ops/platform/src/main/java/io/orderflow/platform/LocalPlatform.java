@@ -1,7 +1,6 @@
 package io.orderflow.platform;
 
 import com.icegreen.greenmail.util.GreenMail;
-import com.icegreen.greenmail.util.ServerSetup;
 import io.orderflow.contracts.Topics;
 import io.orderflow.kafka.KafkaClientSettings;
 import io.orderflow.postgres.EmbeddedMode;
@@ -338,9 +337,7 @@ public final class LocalPlatform implements AutoCloseable {
 
     /** GreenMail's SMTP server on a free loopback port: mails are kept in memory and shown through the services. */
     private static GreenMail startSmtp() {
-        GreenMail smtp = new GreenMail(new ServerSetup(0, SMTP_HOST, ServerSetup.PROTOCOL_SMTP));
-        smtp.start();
-        return smtp;
+        return LocalSmtpServer.start(SMTP_HOST);
     }
 
     /**
