@@ -166,7 +166,9 @@ public final class SagaDrill {
                 "every order placed while inventory was away stayed CREATED",
                 !placedWhileDown.isEmpty() && movedWhileDown.isEmpty(),
                 (placedWhileDown.size() - movedWhileDown.size()) + " of " + placedWhileDown.size()
-                        + " orders CREATED when inventory came back after " + down.toSeconds() + " s"
+                        + String.format(
+                                " orders CREATED when inventory came back, %.1f s after the kill",
+                                restartedAt - killedAt)
                         + (movedWhileDown.isEmpty() ? "" : "; moved: " + movedWhileDown));
 
         int confirmed = 0;
