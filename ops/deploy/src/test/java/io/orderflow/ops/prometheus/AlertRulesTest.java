@@ -41,14 +41,14 @@ class AlertRulesTest {
     void theScrapeConfigurationAndItsRulesAreValid() throws Exception {
         assertThat(promtool("check", "config", "prometheus.yml"))
                 .contains("SUCCESS: prometheus.yml is valid")
-                .contains("SUCCESS: 7 rules found");
+                .contains("SUCCESS: 8 rules found");
     }
 
     @Test
     void theComposeScrapeConfigurationAndItsRulesAreValid() throws Exception {
         assertThat(promtool("check", "config", "prometheus.compose.yml"))
                 .contains("SUCCESS: prometheus.compose.yml is valid")
-                .contains("SUCCESS: 7 rules found");
+                .contains("SUCCESS: 8 rules found");
     }
 
     @Test
