@@ -165,24 +165,24 @@ public class InventoryAnswers implements EventHandler {
 
     /** Takes the advisory locks of the batch's orders, in id order; repeated, it takes nothing new. */
     private static HeldAggregateLocks locks(Connection transaction, List<ConsumedEvent> events) throws SQLException {
-        SortedSet<String> ids = new TreeSet<>();
-        for (ConsumedEvent event : events) {
-            UUID orderId = orderId(event.event().orderId());
-            if (orderId != null) {
-                ids.add(orderId.toString());
-            }
-        }
+        List<String> ids = orderIds(events).stream().map(UUID::toString).toList();
         return AggregateLocks.acquire(transaction, ids, transaction);
     }
 
-    private static Map<UUID, Current> read(Connection transaction, List<ConsumedEvent> events) throws SQLException {
-        Set<UUID> ids = new TreeSet<>();
+    /** The batch's order ids, in order; an id that is not a UUID is no order of this service and is left out. */
+    private static SortedSet<UUID> orderIds(List<ConsumedEvent> events) {
+        SortedSet<UUID> ids = new TreeSet<>();
         for (ConsumedEvent event : events) {
             UUID orderId = orderId(event.event().orderId());
             if (orderId != null) {
                 ids.add(orderId);
             }
         }
+        return ids;
+    }
+
+    private static Map<UUID, Current> read(Connection transaction, List<ConsumedEvent> events) throws SQLException {
+        SortedSet<UUID> ids = orderIds(events);
         Map<UUID, Current> orders = new HashMap<>();
         try (PreparedStatement select = transaction.prepareStatement(SELECT_ORDERS)) {
             select.setArray(1, transaction.createArrayOf("uuid", ids.toArray()));
