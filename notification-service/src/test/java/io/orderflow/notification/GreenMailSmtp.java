@@ -65,6 +65,7 @@ final class GreenMailSmtp {
     static final class AcceptanceGate {
         private final Set<String> held = new HashSet<>();
         private boolean closed;
+        private int mostHeld;
 
         synchronized void close() {
             closed = true;
@@ -80,8 +81,18 @@ final class GreenMailSmtp {
             return Set.copyOf(held);
         }
 
+        /** The most mails held at once since the gate was made or {@link #resetMostHeld() reset}. */
+        synchronized int mostHeld() {
+            return mostHeld;
+        }
+
+        synchronized void resetMostHeld() {
+            mostHeld = held.size();
+        }
+
         synchronized void pass(String messageId) throws InterruptedException {
             held.add(messageId);
+            mostHeld = Math.max(mostHeld, held.size());
             try {
                 while (closed) {
                     wait();

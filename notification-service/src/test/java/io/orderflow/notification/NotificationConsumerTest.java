@@ -20,11 +20,16 @@ import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.specification.RequestSpecification;
+import jakarta.inject.Inject;
 import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
+import java.util.stream.IntStream;
+import javax.sql.DataSource;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -46,6 +51,9 @@ class NotificationConsumerTest {
 
     @ConfigProperty(name = "orderflow.admin.token")
     String adminToken;
+
+    @Inject
+    DataSource dataSource;
 
     private final EventCodec codec = new EventCodec();
     private final String run = UUID.randomUUID().toString().substring(0, 8);
@@ -147,6 +155,42 @@ class NotificationConsumerTest {
         given().get("/notifications?orderId=" + order).then().body("status", equalTo(List.of("SENT")));
         assertThat(metric("orderflow_consumer_events_total{", "outcome=\"dead_lettered\""))
                 .isZero();
+    }
+
+    @Test
+    void aGroupOfMailsGoesOutOnThirtyTwoSmtpConnectionsAtOnce() throws Exception {
+        // Each connection carries one SMTP transaction at a time, so the mails the server holds unanswered at once are
+        // the connections in use: the pool's 32 (quarkus.mailer.max-pool-size), fewer than a group's 64 mails. The
+        // 100 mails are written at once, as rows, so that the sender's next claim finds them all due.
+        GreenMailSmtp.AcceptanceGate gate = SmtpServerResource.gate();
+        String batch = name("pooled");
+        gate.close();
+        try {
+            gate.resetMostHeld();
+            try (Connection tx = dataSource.getConnection();
+                    PreparedStatement customers = tx.prepareStatement("INSERT INTO order_customers (order_id,"
+                            + " customer_id) SELECT ? || '-' || n, ? || '-' || n FROM generate_series(1, 100) n");
+                    PreparedStatement mails = tx.prepareStatement("INSERT INTO notifications (event_id, order_id,"
+                            + " event_type, lifecycle_step, subject, body) SELECT gen_random_uuid(), ? || '-' || n,"
+                            + " 'OrderCreated', 1, 'Your order', 'Thank you.' FROM generate_series(1, 100) n")) {
+                tx.setAutoCommit(false);
+                customers.setString(1, batch);
+                customers.setString(2, batch);
+                customers.executeUpdate();
+                mails.setString(1, batch);
+                mails.executeUpdate();
+                tx.commit();
+            }
+            await().atMost(WITHIN).until(() -> gate.held().size() == 32);
+        } finally {
+            gate.open();
+        }
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> IntStream.rangeClosed(1, 100)
+                        .allMatch(n -> subjectsTo(batch + "-" + n + "@customers.orderflow.test")
+                                        .size()
+                                == 1));
+        assertThat(gate.mostHeld()).isEqualTo(32);
     }
 
     @Test

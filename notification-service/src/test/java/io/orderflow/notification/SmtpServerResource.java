@@ -11,12 +11,18 @@ import java.util.Map;
  * A real SMTP server for the tests (GreenMail, in the test JVM, on a free loopback port, answering at once:
  * {@link GreenMailSmtp}), given to the service as
  * {@code quarkus.mailer.host/port}. Tests may {@link #stopServer()} and {@link #startServer()} it again on the same port
- * to play an SMTP outage.
+ * to play an SMTP outage, and hold the server's answers at its {@link #gate()}.
  */
 public class SmtpServerResource implements QuarkusTestResourceLifecycleManager {
 
+    private static final GreenMailSmtp.AcceptanceGate GATE = new GreenMailSmtp.AcceptanceGate();
     private static volatile GreenMail server;
     private static int port;
+
+    /** The gate every mail passes after it is stored and before the server answers it: open unless a test closes it. */
+    public static GreenMailSmtp.AcceptanceGate gate() {
+        return GATE;
+    }
 
     public static GreenMail server() {
         return server;
@@ -27,7 +33,7 @@ public class SmtpServerResource implements QuarkusTestResourceLifecycleManager {
     }
 
     public static synchronized void startServer() {
-        server = GreenMailSmtp.start(port);
+        server = GreenMailSmtp.start(port, GATE);
     }
 
     @Override
