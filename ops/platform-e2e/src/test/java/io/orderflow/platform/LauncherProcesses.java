@@ -146,6 +146,9 @@ final class LauncherProcesses implements AutoCloseable {
     @Override
     public void close() throws Exception {
         for (Process process : launched) {
+            // Its children first, while they are still its own: a launcher killed in the middle of its start has not
+            // written every pid file yet (the broker's among them), and SIGKILL leaves it no shutdown hook.
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
         }
         for (long pid : servicePids()) {
