@@ -141,6 +141,8 @@ public final class OrderflowBrokerLauncher implements BrokerLauncher {
         int metricsPort = addresses.metricsPort() == 0 ? free.get(1) : addresses.metricsPort();
         List<String> command = new ArrayList<>();
         command.add(ChildProcesses.java());
+        // An OutOfMemoryError anywhere stops the broker (exit code 3) instead of leaving it alive and unanswering.
+        command.add("-XX:+ExitOnOutOfMemoryError");
         command.addAll(jvmOptions);
         command.addAll(List.of(
                 "-cp",

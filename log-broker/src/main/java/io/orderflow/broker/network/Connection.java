@@ -12,6 +12,8 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,7 +49,12 @@ final class Connection implements Runnable {
     private final NetworkLimits limits;
     private final NetworkStats stats;
     private final ConnectionThreads threads;
+    private final RequestMemory memory;
+    private final LongSupplier nanoTime;
     private final Runnable onClose;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile long lastActivityNanos;
+    private volatile boolean handling;
 
     Connection(
             String id,
@@ -65,6 +72,8 @@ final class Connection implements Runnable {
                 limits,
                 stats,
                 threads,
+                new RequestMemory(Long.MAX_VALUE),
+                System::nanoTime,
                 onClose);
     }
 
@@ -76,6 +85,8 @@ final class Connection implements Runnable {
             NetworkLimits limits,
             NetworkStats stats,
             ConnectionThreads threads,
+            RequestMemory memory,
+            LongSupplier nanoTime,
             Runnable onClose) {
         this.id = id;
         this.socket = socket;
@@ -87,7 +98,22 @@ final class Connection implements Runnable {
         this.limits = limits;
         this.stats = stats;
         this.threads = threads;
+        this.memory = memory;
+        this.nanoTime = nanoTime;
         this.onClose = onClose;
+        this.lastActivityNanos = nanoTime.getAsLong();
+    }
+
+    String id() {
+        return id;
+    }
+
+    /**
+     * When this connection last completed a request or was opened, on {@code nanoTime}'s scale; now while it handles
+     * one. A frame still arriving, however slowly, is not activity: a client that sends a byte a second is idle.
+     */
+    long idleSinceNanos() {
+        return handling ? nanoTime.getAsLong() : lastActivityNanos;
     }
 
     @Override
@@ -176,41 +202,74 @@ final class Connection implements Runnable {
                 stats.rejected();
                 return true;
             }
-            ByteBuffer frame = readFrame(size);
-            stats.received(4L + size);
-            try {
-                if (client.session().expectsRawToken()) {
-                    writer.awaitAllWritten();
-                    writer.writeNow(dispatcher.rawSaslToken(client, frame));
-                    continue;
-                }
-                if (dispatcher.mayOverlap(frame)) {
-                    writer.submit(dispatcher.dispatch(client, frame));
-                } else {
-                    writer.awaitAllWritten();
-                    writer.writeNow(dispatcher.dispatch(client, frame));
-                    if (client.session().mustClose()) {
-                        return false;
-                    }
-                }
-            } catch (UnauthenticatedRequestException e) {
-                stats.rejected();
-                log.atInfo()
-                        .addKeyValue("connection", id)
-                        .addKeyValue("remote", client.host())
-                        .addKeyValue("listener", listener.name())
-                        .addKeyValue("problem", e.getMessage())
-                        .log("Closing a connection: request before the SASL login");
-                return true;
-            } catch (MalformedRequestException e) {
-                stats.rejected();
+            if (!memory.fits(size)) {
                 log.atWarn()
                         .addKeyValue("connection", id)
                         .addKeyValue("remote", client.host())
-                        .addKeyValue("problem", e.getMessage())
-                        .log("Closing a connection: malformed request");
+                        .addKeyValue("requestBytes", size)
+                        .addKeyValue("queuedMaxRequestBytes", memory.budget())
+                        .log("Closing a connection: its request exceeds queued.max.request.bytes");
+                stats.rejected();
                 return true;
             }
+            if (!memory.reserve(size, transport::isOpen)) {
+                return false;
+            }
+            try {
+                ByteBuffer frame = readFrame(size);
+                stats.received(4L + size);
+                handling = true;
+                if (!handle(client, writer, frame)) {
+                    return !client.session().mustClose();
+                }
+            } finally {
+                lastActivityNanos = nanoTime.getAsLong();
+                handling = false;
+                memory.release(size);
+            }
+        }
+    }
+
+    /**
+     * Answers one request, or hands its answer to the writer.
+     *
+     * @return false when the connection must close after it
+     */
+    private boolean handle(ClientInfo client, ReplyWriter writer, ByteBuffer frame)
+            throws IOException, InterruptedException {
+        try {
+            if (client.session().expectsRawToken()) {
+                writer.awaitAllWritten();
+                writer.writeNow(dispatcher.rawSaslToken(client, frame));
+                return true;
+            }
+            if (dispatcher.mayOverlap(frame)) {
+                writer.submit(dispatcher.dispatch(client, frame));
+            } else {
+                writer.awaitAllWritten();
+                writer.writeNow(dispatcher.dispatch(client, frame));
+                if (client.session().mustClose()) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (UnauthenticatedRequestException e) {
+            stats.rejected();
+            log.atInfo()
+                    .addKeyValue("connection", id)
+                    .addKeyValue("remote", client.host())
+                    .addKeyValue("listener", listener.name())
+                    .addKeyValue("problem", e.getMessage())
+                    .log("Closing a connection: request before the SASL login");
+            return false;
+        } catch (MalformedRequestException e) {
+            stats.rejected();
+            log.atWarn()
+                    .addKeyValue("connection", id)
+                    .addKeyValue("remote", client.host())
+                    .addKeyValue("problem", e.getMessage())
+                    .log("Closing a connection: malformed request");
+            return false;
         }
     }
 
@@ -255,7 +314,11 @@ final class Connection implements Runnable {
         return true;
     }
 
+    /** Closes the socket and uncounts the connection, once; any thread may call it. */
     void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         try {
             transport.close();
         } catch (IOException e) {

@@ -2,12 +2,14 @@ package io.orderflow.broker.network;
 
 import java.util.concurrent.atomic.LongAdder;
 
-/** Bytes in and out, connections and rejected frames, for metrics. Thread-safe. */
+/** Bytes in and out, connections accepted, refused and closed for idleness, and rejected frames, for metrics. Thread-safe. */
 public final class NetworkStats {
     private final LongAdder bytesIn = new LongAdder();
     private final LongAdder bytesOut = new LongAdder();
     private final LongAdder rejected = new LongAdder();
     private final LongAdder accepted = new LongAdder();
+    private final LongAdder refused = new LongAdder();
+    private final LongAdder closedIdle = new LongAdder();
 
     void received(long bytes) {
         bytesIn.add(bytes);
@@ -23,6 +25,24 @@ public final class NetworkStats {
 
     void accepted() {
         accepted.increment();
+    }
+
+    void refused() {
+        refused.increment();
+    }
+
+    void closedIdle() {
+        closedIdle.increment();
+    }
+
+    /** Connections closed as soon as they were accepted: over {@code max.connections} or a per-address limit. */
+    public long refusedConnections() {
+        return refused.sum();
+    }
+
+    /** Connections closed after {@code connections.max.idle.ms} without a request. */
+    public long idleConnectionsClosed() {
+        return closedIdle.sum();
     }
 
     public long bytesIn() {

@@ -3,6 +3,7 @@ package io.orderflow.broker.network;
 import io.orderflow.broker.handler.RequestDispatcher;
 import java.io.Closeable;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.channels.ClosedChannelException;
@@ -10,15 +11,20 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One of the broker's Kafka listeners ({@link Listener}): one platform thread accepts, and every connection runs
  * on threads of its own ({@link Connection}; platform or virtual, see {@link ConnectionThreads}), so a slow client
- * delays nobody else. Closing stops accepting and closes every connection. {@code max.connections} counts this
- * listener's connections.
+ * delays nobody else. Closing stops accepting and closes every connection.
+ *
+ * <p>A new connection is counted in the broker's {@link ConnectionQuotas} and closed at once if it exceeds them; its
+ * frames draw on the broker's {@link RequestMemory}. A second platform thread closes connections idle for longer
+ * than {@code connections.max.idle.ms} (see {@link Connection#idleSinceNanos()}).
  */
 public final class SocketServer implements Closeable {
     private static final Logger log = LoggerFactory.getLogger(SocketServer.class);
@@ -29,25 +35,39 @@ public final class SocketServer implements Closeable {
     private final NetworkLimits limits;
     private final ConnectionThreads threads;
     private final NetworkStats stats;
-    private final Map<String, SocketChannel> open = new ConcurrentHashMap<>();
+    private final ConnectionQuotas quotas;
+    private final RequestMemory memory;
+    private final LongSupplier nanoTime;
+    private final Map<String, Connection> open = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
     private final Thread acceptor;
+    private final Thread idleReaper;
 
     private SocketServer(
             ServerSocketChannel server,
             Listener listener,
             NetworkLimits limits,
             ConnectionThreads threads,
-            NetworkStats stats) {
+            NetworkStats stats,
+            ConnectionQuotas quotas,
+            RequestMemory memory,
+            LongSupplier nanoTime) {
         this.server = server;
         this.stats = stats;
         this.listener = listener;
         this.limits = limits;
         this.threads = threads;
+        this.quotas = quotas;
+        this.memory = memory;
+        this.nanoTime = nanoTime;
         this.acceptor = Thread.ofPlatform()
                 .name("broker-acceptor-" + listener.name())
                 .daemon(true)
                 .unstarted(this::acceptLoop);
+        this.idleReaper = Thread.ofPlatform()
+                .name("broker-idle-connections-" + listener.name())
+                .daemon(true)
+                .unstarted(this::closeIdleConnections);
     }
 
     /**
@@ -68,10 +88,31 @@ public final class SocketServer implements Closeable {
     /** As above, counting into {@code stats}, which several listeners may share. */
     public static SocketServer bind(
             Listener listener, NetworkLimits limits, ConnectionThreads threads, NetworkStats stats) throws IOException {
+        return bind(
+                listener,
+                limits,
+                threads,
+                stats,
+                new ConnectionQuotas(limits),
+                RequestMemory.of(
+                        limits.queuedMaxRequestBytes(), Runtime.getRuntime().maxMemory()),
+                System::nanoTime);
+    }
+
+    /** As above, with the connection counts and the request memory the broker's listeners share. */
+    public static SocketServer bind(
+            Listener listener,
+            NetworkLimits limits,
+            ConnectionThreads threads,
+            NetworkStats stats,
+            ConnectionQuotas quotas,
+            RequestMemory memory,
+            LongSupplier nanoTime)
+            throws IOException {
         ServerSocketChannel server = ServerSocketChannel.open();
         server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
         server.bind(listener.address(), 1024);
-        return new SocketServer(server, listener, limits, threads, stats);
+        return new SocketServer(server, listener, limits, threads, stats, quotas, memory, nanoTime);
     }
 
     public Listener listener() {
@@ -82,6 +123,7 @@ public final class SocketServer implements Closeable {
     public void start(RequestDispatcher requests) {
         this.dispatcher = requests;
         acceptor.start();
+        idleReaper.start();
     }
 
     public int port() {
@@ -104,29 +146,77 @@ public final class SocketServer implements Closeable {
         while (server.isOpen()) {
             try {
                 SocketChannel socket = server.accept();
-                if (open.size() >= limits.maxConnections()) {
+                InetAddress address = address(socket);
+                String exceeded = quotas.tryOpen(address);
+                if (exceeded != null) {
                     log.atWarn()
                             .addKeyValue("remote", remote(socket))
+                            .addKeyValue("listener", listener.name())
+                            .addKeyValue("limit", exceeded)
                             .addKeyValue("maxConnections", limits.maxConnections())
-                            .log("Refusing a connection: max.connections reached");
+                            .addKeyValue("maxConnectionsFromAddress", limits.maxConnections(address))
+                            .log("Refusing a connection: " + exceeded + " reached");
+                    stats.refused();
                     socket.close();
                     continue;
                 }
-                socket.setOption(StandardSocketOptions.TCP_NODELAY, true);
                 String id = "conn-" + ids.incrementAndGet();
-                open.put(id, socket);
+                Connection connection = new Connection(
+                        id, socket, listener, dispatcher, limits, stats, threads, memory, nanoTime, () -> {
+                            open.remove(id);
+                            quotas.closed(address);
+                        });
+                open.put(id, connection);
                 stats.accepted();
-                Connection connection =
-                        new Connection(id, socket, listener, dispatcher, limits, stats, threads, () -> open.remove(id));
-                threads.start(id, connection);
+                try {
+                    socket.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                    threads.start(id, connection);
+                } catch (IOException | RuntimeException e) {
+                    connection.close();
+                    throw e;
+                }
             } catch (ClosedChannelException e) {
                 return;
-            } catch (IOException e) {
+            } catch (IOException | RuntimeException e) {
                 if (server.isOpen()) {
                     log.atWarn().addKeyValue("error", e.toString()).log("Accepting a connection failed");
                 }
             }
         }
+    }
+
+    /**
+     * Closes every connection that has been idle for longer than {@code connections.max.idle.ms}, looking a few
+     * times per that period (at least once a second), until the listener closes.
+     */
+    private void closeIdleConnections() {
+        long idleNanos = TimeUnit.MILLISECONDS.toNanos(limits.connectionsMaxIdleMs());
+        long periodMs = Math.max(10, Math.min(1_000, limits.connectionsMaxIdleMs() / 4));
+        while (server.isOpen()) {
+            long now = nanoTime.getAsLong();
+            for (Connection connection : open.values()) {
+                if (now - connection.idleSinceNanos() > idleNanos) {
+                    log.atInfo()
+                            .addKeyValue("connection", connection.id())
+                            .addKeyValue("listener", listener.name())
+                            .addKeyValue("connectionsMaxIdleMs", limits.connectionsMaxIdleMs())
+                            .log("Closing a connection: idle for longer than connections.max.idle.ms");
+                    stats.closedIdle();
+                    connection.close();
+                }
+            }
+            try {
+                Thread.sleep(periodMs);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    private static InetAddress address(SocketChannel socket) throws IOException {
+        return socket.getRemoteAddress() instanceof InetSocketAddress inet
+                ? inet.getAddress()
+                : InetAddress.getLoopbackAddress();
     }
 
     private static String remote(SocketChannel socket) {
@@ -144,12 +234,9 @@ public final class SocketServer implements Closeable {
         } catch (IOException e) {
             log.debug("Closing the listener: {}", e.toString());
         }
-        for (SocketChannel socket : open.values()) {
-            try {
-                socket.close();
-            } catch (IOException e) {
-                log.debug("Closing a connection: {}", e.toString());
-            }
+        idleReaper.interrupt();
+        for (Connection connection : open.values()) {
+            connection.close();
         }
         try {
             acceptor.join(5_000);

@@ -45,8 +45,10 @@ import io.orderflow.broker.log.LogDirectory;
 import io.orderflow.broker.log.LogFiles;
 import io.orderflow.broker.log.PartitionLog;
 import io.orderflow.broker.log.ProducerIds;
+import io.orderflow.broker.network.ConnectionQuotas;
 import io.orderflow.broker.network.Listener;
 import io.orderflow.broker.network.NetworkStats;
+import io.orderflow.broker.network.RequestMemory;
 import io.orderflow.broker.network.SocketServer;
 import io.orderflow.broker.security.AclStore;
 import io.orderflow.broker.security.Authorizer;
@@ -120,6 +122,8 @@ public final class Broker implements Closeable {
     private final Authorizer authorizer;
     private final Logins logins;
     private final NetworkStats networkStats = new NetworkStats();
+    private final ConnectionQuotas connectionQuotas;
+    private final RequestMemory requestMemory;
     private final ExecutorService flusher;
     private final ScheduledExecutorService scheduler;
     private final LogCleaner cleaner;
@@ -138,6 +142,9 @@ public final class Broker implements Closeable {
     private Broker(BrokerConfig config, Clock clock) {
         this.config = config;
         this.requestFaults = new RequestFaults(clock);
+        this.connectionQuotas = new ConnectionQuotas(config.limits());
+        this.requestMemory = RequestMemory.of(
+                config.limits().queuedMaxRequestBytes(), Runtime.getRuntime().maxMemory());
         long startedNanos = System.nanoTime();
         try {
             step("create the data directory " + config.dataDir().toAbsolutePath());
@@ -214,7 +221,10 @@ public final class Broker implements Closeable {
                                         saslMechanisms(spec, security)),
                                 config.limits(),
                                 config.connectionThreads(),
-                                networkStats),
+                                networkStats,
+                                connectionQuotas,
+                                requestMemory,
+                                System::nanoTime),
                         SocketServer::close);
                 servers.add(bound);
                 advertised.put(
@@ -261,7 +271,14 @@ public final class Broker implements Closeable {
                                 config.listenHost(),
                                 config.metricsPort(),
                                 BrokerMetrics.registry(
-                                        requestMetrics, networkStats, logs, groups, requestFaults, logins),
+                                        requestMetrics,
+                                        networkStats,
+                                        connectionQuotas,
+                                        requestMemory,
+                                        logs,
+                                        groups,
+                                        requestFaults,
+                                        logins),
                                 () -> serving),
                         MetricsServer::close);
             }
@@ -475,6 +492,8 @@ public final class Broker implements Closeable {
             groups.tick();
         } catch (RuntimeException e) {
             log.atError().setCause(e).log("Group coordinator timers failed; they run again in 100 ms");
+        } catch (Error e) {
+            FatalErrors.stop(Thread.currentThread(), e);
         }
     }
 
@@ -494,6 +513,8 @@ public final class Broker implements Closeable {
                     .setCause(e)
                     .addKeyValue("retryMs", config.retentionCheckIntervalMs())
                     .log("Housekeeping failed");
+        } catch (Error e) {
+            FatalErrors.stop(Thread.currentThread(), e);
         }
     }
 

@@ -7,6 +7,8 @@ import io.orderflow.broker.security.ListenerProtocol;
 import io.orderflow.broker.security.TlsSettings;
 import java.io.IOException;
 import java.io.Reader;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -53,7 +55,21 @@ public record BrokerConfig(
                 "socket.request.max.bytes",
                 "104857600",
                 "largest request frame accepted; larger ones close the connection");
-        doc("max.connections", "10000", "connections beyond this are closed at once");
+        doc(
+                "queued.max.request.bytes",
+                "0",
+                "bytes of requests being read and handled at once; a larger frame waits, and its connection is not"
+                        + " read meanwhile (0: a quarter of the heap; -1: unbounded)");
+        doc("max.connections", "10000", "connections on all listeners together; more are closed at once");
+        doc("max.connections.per.ip", "2000", "connections from one address; more are closed at once");
+        doc(
+                "max.connections.per.ip.overrides",
+                "",
+                "a limit of its own for some addresses or host names, host:count,... (e.g. 127.0.0.1:20000)");
+        doc(
+                "connections.max.idle.ms",
+                "600000",
+                "close a connection that has completed no request for this long (a frame still arriving is idle)");
         doc(
                 "connection.threads",
                 "platform",
@@ -174,7 +190,7 @@ public record BrokerConfig(
                 Path.of(get(values, "log.dirs")),
                 Boolean.parseBoolean(get(values, "auto.create.topics.enable")),
                 integer(values, "num.partitions"),
-                new NetworkLimits(integer(values, "socket.request.max.bytes"), integer(values, "max.connections")),
+                networkLimits(values),
                 ConnectionThreads.parse(get(values, "connection.threads")),
                 logDefaults,
                 Long.parseLong(get(values, "log.retention.check.interval.ms")),
@@ -182,6 +198,37 @@ public record BrokerConfig(
                 integer(values, "metrics.port"),
                 specs,
                 security(values, specs));
+    }
+
+    private static NetworkLimits networkLimits(Map<String, String> values) {
+        Map<InetAddress, Integer> overrides = new LinkedHashMap<>();
+        String listed = get(values, "max.connections.per.ip.overrides");
+        for (String entry : listed.isBlank() ? new String[0] : listed.split("\\s*,\\s*")) {
+            int colon = entry.lastIndexOf(':');
+            if (colon <= 0) {
+                throw new IllegalArgumentException(
+                        "Setting max.connections.per.ip.overrides: " + entry + " is not host:count");
+            }
+            String host = entry.substring(0, colon).strip();
+            int count = wholeNumber(
+                    "max.connections.per.ip.overrides",
+                    entry.substring(colon + 1).strip());
+            try {
+                for (InetAddress address : InetAddress.getAllByName(host)) {
+                    overrides.put(address, count);
+                }
+            } catch (UnknownHostException e) {
+                throw new IllegalArgumentException(
+                        "Setting max.connections.per.ip.overrides: the host " + host + " is unknown", e);
+            }
+        }
+        return new NetworkLimits(
+                integer(values, "socket.request.max.bytes"),
+                integer(values, "max.connections"),
+                integer(values, "max.connections.per.ip"),
+                overrides,
+                Long.parseLong(get(values, "connections.max.idle.ms")),
+                Long.parseLong(get(values, "queued.max.request.bytes")));
     }
 
     private static SecurityConfig security(Map<String, String> values, List<ListenerSpec> listeners) {
@@ -225,7 +272,10 @@ public record BrokerConfig(
     }
 
     private static int integer(Map<String, String> values, String key) {
-        String value = get(values, key);
+        return wholeNumber(key, get(values, key));
+    }
+
+    private static int wholeNumber(String key, String value) {
         try {
             return Integer.parseInt(value);
         } catch (NumberFormatException e) {

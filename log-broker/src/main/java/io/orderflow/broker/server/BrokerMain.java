@@ -21,7 +21,8 @@ import picocli.CommandLine.Spec;
  * {@code log-broker [--config FILE] [--log-format=json|text] [--KEY=VALUE ...]}: runs the broker in the
  * foreground until SIGTERM or Ctrl-C, then shuts it down cleanly. Exit codes: 0 after a clean stop or
  * {@code --help}, 1 if the broker did not start, 2 for a bad command line (an unknown option or setting, a value
- * {@link BrokerConfig} or {@link LogFormat} refuses, an unreadable {@code --config} file).
+ * {@link BrokerConfig} or {@link LogFormat} refuses, an unreadable {@code --config} file), 3 after an Error on any of
+ * its threads ({@link FatalErrors}; also the JVM's own code under {@code -XX:+ExitOnOutOfMemoryError}).
  *
  * <p>The command line is picocli's: {@code --config} and {@code --log-format} are declared here, and one option per
  * setting of {@link BrokerConfig#KEYS} is added from that table, with its meaning and default, so {@code --help}
@@ -111,6 +112,7 @@ public final class BrokerMain implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         format.install();
+        FatalErrors.install();
         Logger log = LoggerFactory.getLogger(BrokerMain.class);
         Broker broker;
         try {

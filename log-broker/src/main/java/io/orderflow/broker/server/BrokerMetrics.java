@@ -3,9 +3,12 @@ package io.orderflow.broker.server;
 import io.orderflow.broker.group.GroupCoordinator;
 import io.orderflow.broker.handler.RequestFaults;
 import io.orderflow.broker.log.LogDirectory;
+import io.orderflow.broker.network.ConnectionQuotas;
 import io.orderflow.broker.network.NetworkStats;
+import io.orderflow.broker.network.RequestMemory;
 import io.orderflow.broker.security.Logins;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.Map;
 import java.util.function.LongSupplier;
@@ -18,7 +21,10 @@ import java.util.function.Supplier;
  * <ul>
  *   <li>{@code request_seconds} (histogram, {@code api}): {@link RequestMetrics};
  *   <li>{@code bytes_in_total}, {@code bytes_out_total}, {@code rejected_frames_total}, {@code
- *       connections_accepted_total} (counters): the listener's {@link NetworkStats};
+ *       connections_accepted_total}, {@code connections_refused_total}, {@code idle_connections_closed_total}
+ *       (counters): the listeners' {@link NetworkStats}; {@code connections_open} (gauge): {@link ConnectionQuotas};
+ *   <li>{@code request_memory_budget_bytes}, {@code request_memory_reserved_bytes}, {@code
+ *       request_memory_waiting_frames} (gauges): {@link RequestMemory};
  *   <li>{@code log_end_offset}, {@code log_start_offset}, {@code log_size_bytes} (gauges) and {@code
  *       log_flushes_total} (counter), by {@code topic} and {@code partition}: {@link PartitionMetrics};
  *   <li>{@code group_committed_offset} and {@code group_lag} (gauges), by {@code group}, {@code topic} and {@code
@@ -42,6 +48,8 @@ final class BrokerMetrics {
     static PrometheusRegistry registry(
             RequestMetrics requests,
             NetworkStats network,
+            ConnectionQuotas connections,
+            RequestMemory memory,
             LogDirectory logs,
             GroupCoordinator groups,
             RequestFaults faults,
@@ -60,6 +68,32 @@ final class BrokerMetrics {
                 "orderflow_broker_connections_accepted_total",
                 "Connections accepted.",
                 network::acceptedConnections);
+        counter(
+                registry,
+                "orderflow_broker_connections_refused_total",
+                "Connections closed as soon as they were accepted: over max.connections or max.connections.per.ip.",
+                network::refusedConnections);
+        counter(
+                registry,
+                "orderflow_broker_idle_connections_closed_total",
+                "Connections closed after connections.max.idle.ms without a request.",
+                network::idleConnectionsClosed);
+        gauge(registry, "orderflow_broker_connections_open", "Connections open now.", connections::open);
+        gauge(
+                registry,
+                "orderflow_broker_request_memory_budget_bytes",
+                "queued.max.request.bytes: the bytes of requests being read and handled at once (-1: unbounded).",
+                () -> memory.budget() == Long.MAX_VALUE ? -1 : memory.budget());
+        gauge(
+                registry,
+                "orderflow_broker_request_memory_reserved_bytes",
+                "Bytes of requests being read and handled now.",
+                memory::reserved);
+        gauge(
+                registry,
+                "orderflow_broker_request_memory_waiting_frames",
+                "Frames waiting for room in queued.max.request.bytes; their connections are not read meanwhile.",
+                memory::waitingFrames);
         registry.register(new PartitionMetrics(logs));
         registry.register(new GroupLagMetrics(groups, logs));
         registry.register(new RequestFaultMetrics(faults));
@@ -80,6 +114,14 @@ final class BrokerMetrics {
                 .help(help)
                 .labelNames("mechanism")
                 .callback(callback -> counts.get().forEach((mechanism, n) -> callback.call(n, mechanism)))
+                .register(registry);
+    }
+
+    private static void gauge(PrometheusRegistry registry, String name, String help, LongSupplier value) {
+        GaugeWithCallback.builder()
+                .name(name)
+                .help(help)
+                .callback(callback -> callback.call(value.getAsLong()))
                 .register(registry);
     }
 

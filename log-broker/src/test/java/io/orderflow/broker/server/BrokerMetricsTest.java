@@ -11,7 +11,10 @@ import io.orderflow.broker.log.LogConfig;
 import io.orderflow.broker.log.LogDirectory;
 import io.orderflow.broker.log.LogFiles;
 import io.orderflow.broker.log.PartitionLog;
+import io.orderflow.broker.network.ConnectionQuotas;
+import io.orderflow.broker.network.NetworkLimits;
 import io.orderflow.broker.network.NetworkStats;
+import io.orderflow.broker.network.RequestMemory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -45,6 +48,25 @@ class BrokerMetricsTest {
             Map.entry("orderflow_broker_bytes_out_total", "counter|Response bytes sent.|[]"),
             Map.entry("orderflow_broker_rejected_frames_total", "counter|Frames that closed their connection.|[]"),
             Map.entry("orderflow_broker_connections_accepted_total", "counter|Connections accepted.|[]"),
+            Map.entry(
+                    "orderflow_broker_connections_refused_total",
+                    "counter|Connections closed as soon as they were accepted: over max.connections or"
+                            + " max.connections.per.ip.|[]"),
+            Map.entry(
+                    "orderflow_broker_idle_connections_closed_total",
+                    "counter|Connections closed after connections.max.idle.ms without a request.|[]"),
+            Map.entry("orderflow_broker_connections_open", "gauge|Connections open now.|[]"),
+            Map.entry(
+                    "orderflow_broker_request_memory_budget_bytes",
+                    "gauge|queued.max.request.bytes: the bytes of requests being read and handled at once (-1:"
+                            + " unbounded).|[]"),
+            Map.entry(
+                    "orderflow_broker_request_memory_reserved_bytes",
+                    "gauge|Bytes of requests being read and handled now.|[]"),
+            Map.entry(
+                    "orderflow_broker_request_memory_waiting_frames",
+                    "gauge|Frames waiting for room in queued.max.request.bytes; their connections are not read"
+                            + " meanwhile.|[]"),
             Map.entry(
                     "orderflow_broker_log_end_offset",
                     "gauge|Next offset to be written, per partition.|[partition, topic]"),
@@ -108,6 +130,8 @@ class BrokerMetricsTest {
                     MetricsServer.exposition(BrokerMetrics.registry(
                             requests,
                             new NetworkStats(),
+                            new ConnectionQuotas(NetworkLimits.DEFAULTS),
+                            new RequestMemory(1 << 20),
                             logs,
                             groups,
                             faults,
