@@ -31,9 +31,13 @@ import org.slf4j.LoggerFactory;
  * <p>On a TLS listener the handshake comes first, on this thread; on a SASL listener the {@link ConnectionSession}
  * keeps everything but the login requests out until the client has logged in (see {@link RequestDispatcher}).
  *
- * <p>Closes the connection, and only it, on end of stream, an oversized or unreadable frame, a failed TLS
- * handshake, a request before the login, an answer after which the protocol closes (a failed login), or an I/O
- * error.
+ * <p>Each frame's bytes are reserved in the broker's {@link RequestMemory} before its body is read, and given back
+ * once it is handled; a large frame may wait there for room, and the connection is not read meanwhile.
+ *
+ * <p>Closes the connection, and only it, on end of stream, a frame over {@code socket.request.max.bytes} or over the
+ * whole {@code queued.max.request.bytes}, an unreadable frame, a failed TLS handshake, a request before the login,
+ * an answer after which the protocol closes (a failed login), an I/O error, or when {@link SocketServer} finds it
+ * idle ({@link #idleSinceNanos()}).
  */
 final class Connection implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(Connection.class);
@@ -53,6 +57,9 @@ final class Connection implements Runnable {
     private final LongSupplier nanoTime;
     private final Runnable onClose;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** The {@link ReplyWriter}'s thread, started by the first request whose answer may overlap the next one. */
+    private Thread writerThread;
+
     private volatile long lastActivityNanos;
     private volatile boolean handling;
 
@@ -120,7 +127,6 @@ final class Connection implements Runnable {
     public void run() {
         String host = "unknown";
         ReplyWriter writer = new ReplyWriter(id, transport, stats, MAX_OUTSTANDING_REPLIES);
-        Thread writerThread = null;
         boolean answerPending = false;
         try {
             SocketAddress remote = socket.getRemoteAddress();
@@ -146,7 +152,6 @@ final class Connection implements Runnable {
                     remote instanceof InetSocketAddress inet ? inet.getAddress().getHostAddress() : host,
                     listener.saslMechanisms(),
                     certificate);
-            writerThread = threads.start(id + "-writer", writer);
             answerPending = serve(new ClientInfo(id, "", host, session), writer);
         } catch (EOFException e) {
             log.atDebug()
@@ -168,7 +173,7 @@ final class Connection implements Runnable {
                     .addKeyValue("remote", host)
                     .log("Closing a connection after an unexpected failure");
         } finally {
-            if (answerPending) {
+            if (answerPending && writerThread != null) {
                 finishAnswering(writer, writerThread);
             }
             close();
@@ -244,6 +249,9 @@ final class Connection implements Runnable {
                 return true;
             }
             if (dispatcher.mayOverlap(frame)) {
+                if (writerThread == null) {
+                    writerThread = threads.start(id + "-writer", writer);
+                }
                 writer.submit(dispatcher.dispatch(client, frame));
             } else {
                 writer.awaitAllWritten();

@@ -3,14 +3,15 @@ package io.orderflow.broker.network;
 import java.util.Locale;
 
 /**
- * What each connection's two threads (the one reading and handling its requests, and the {@link ReplyWriter}) are:
+ * What each connection's threads (the one reading and handling its requests, and the {@link ReplyWriter}'s, started
+ * by its first Produce) are:
  * the {@code connection.threads} setting.
  *
  * <ul>
  *   <li>{@link #PLATFORM} (the default): a read blocks in the kernel, so an arriving request wakes its thread
  *       directly. Measured with Kafka's EndToEndLatency on a 2-core VM, about 0.3 ms less per message than virtual
- *       threads (docs/benchmarks.md). Each connection costs two OS threads: fine for the tens to hundreds of clients
- *       this broker is built for.
+ *       threads (docs/benchmarks.md). Each connection costs one OS thread, two once it produces: fine for the hundreds to thousands of
+ *       clients this broker is built for.
  *   <li>{@link #VIRTUAL}: a read parks the thread on the JDK's poller, and a request is handed to a carrier thread
  *       when it arrives, one or two more hand-overs per request; in exchange an idle connection costs a few
  *       kilobytes, for brokers with many thousands of connections.

@@ -546,6 +546,16 @@ public final class Broker implements Closeable {
         return config;
     }
 
+    /** The bytes of requests being read and handled, on every listener ({@code queued.max.request.bytes}). */
+    public RequestMemory requestMemory() {
+        return requestMemory;
+    }
+
+    /** The connections open on every listener, against {@code max.connections} and the per-address limits. */
+    public ConnectionQuotas connectionQuotas() {
+        return connectionQuotas;
+    }
+
     /** The first listener's server. */
     public SocketServer server() {
         return server;

@@ -73,7 +73,7 @@ public record BrokerConfig(
         doc(
                 "connection.threads",
                 "platform",
-                "platform: two OS threads per connection, lowest latency; virtual: for many thousands of connections");
+                "platform: an OS thread per connection (two for a producer), lowest latency; virtual: for many thousands");
         doc("log.segment.bytes", "1073741824", "default segment.bytes");
         doc("log.roll.ms", "604800000", "default segment.ms");
         doc("log.retention.ms", "604800000", "default retention.ms (-1: forever)");
