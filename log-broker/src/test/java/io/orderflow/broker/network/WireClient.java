@@ -49,6 +49,12 @@ public final class WireClient implements Closeable {
         return new WireClient(socket);
     }
 
+    /** A client over a socket already connected to the broker; reads give up after {@link #READ_TIMEOUT_MS}. */
+    public static WireClient over(Socket connected) throws IOException {
+        connected.setSoTimeout(READ_TIMEOUT_MS);
+        return new WireClient(connected);
+    }
+
     /** A client over TLS, trusting what {@code tls} trusts; the handshake is done when this returns. */
     public static WireClient connectTls(int port, javax.net.ssl.SSLSocketFactory tls) throws IOException {
         Socket plain = new Socket();

@@ -16,7 +16,8 @@ import org.apache.kafka.common.requests.ApiVersionsRequest;
 
 /**
  * {@link BrokerMain} in a JVM of its own, as its launchers start it ({@code -XX:+ExitOnOutOfMemoryError}), with the
- * JVM options and settings a test gives, its output in a file beside the data directory. For what an in-process
+ * JVM options and settings a test gives (a later setting wins: no metrics endpoint unless one is set), its output in a
+ * file beside the data directory. For what an in-process
  * broker cannot show: a heap of its own, its exit code, more file descriptors than one JVM may hold for both ends.
  */
 final class ChildBroker implements AutoCloseable {
@@ -35,8 +36,16 @@ final class ChildBroker implements AutoCloseable {
         return start(dataDir, jvmOptions, BrokerMain.class.getName(), settings);
     }
 
-    /** As above, with {@code mainClass} in place of {@link BrokerMain} (a test's wrapper of it). */
+    /** Starts the broker as above; returns once it answers. */
     static ChildBroker start(Path dataDir, List<String> jvmOptions, String mainClass, List<String> settings)
+            throws IOException {
+        ChildBroker broker = launch(dataDir, jvmOptions, mainClass, settings);
+        await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(broker::answersApiVersions);
+        return broker;
+    }
+
+    /** Starts {@code mainClass} (BrokerMain or a test's wrapper of it) and returns at once. */
+    static ChildBroker launch(Path dataDir, List<String> jvmOptions, String mainClass, List<String> settings)
             throws IOException {
         int port = freePort();
         List<String> command = new ArrayList<>();
@@ -51,6 +60,7 @@ final class ChildBroker implements AutoCloseable {
                 "--log.dirs=" + dataDir,
                 "--listen.host=127.0.0.1",
                 "--advertised.host=127.0.0.1",
+                "--metrics.port=-1",
                 "--port=" + port));
         command.addAll(settings);
         Path output = dataDir.resolveSibling(dataDir.getFileName() + ".log");
@@ -58,9 +68,7 @@ final class ChildBroker implements AutoCloseable {
                 .redirectErrorStream(true)
                 .redirectOutput(output.toFile())
                 .start();
-        ChildBroker broker = new ChildBroker(process, output, port);
-        await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(broker::answersApiVersions);
-        return broker;
+        return new ChildBroker(process, output, port);
     }
 
     int port() {
