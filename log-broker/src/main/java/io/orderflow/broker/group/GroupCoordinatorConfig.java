@@ -11,7 +11,9 @@ package io.orderflow.broker.group;
  * @param maxSessionTimeoutMs {@code group.max.session.timeout.ms}. 1800000 (30 minutes).
  * @param newMemberJoinTimeoutMs how long a new member's parked JoinGroup may wait before the member is
  *     dropped (Kafka's fixed 5 minutes), since a new member cannot heartbeat.
- * @param maxGroupSize {@code group.max.size}: members beyond it get GROUP_MAX_SIZE_REACHED. Unlimited.
+ * @param maxGroupSize {@code group.max.size}: members beyond it get GROUP_MAX_SIZE_REACHED, and so do new members
+ *     beyond it waiting to rejoin with the id they were given (KIP-394's pending members). Unlimited in Kafka; the
+ *     broker's setting defaults to 1000.
  * @param offsetMetadataMaxSize {@code offset.metadata.max.bytes}: longer commit metadata strings get
  *     OFFSET_METADATA_TOO_LARGE. 4096.
  * @param offsetsRetentionMs {@code offsets.retention.minutes} in ms: offsets of a group empty for this long
@@ -19,6 +21,8 @@ package io.orderflow.broker.group;
  * @param offsetsRetentionCheckIntervalMs {@code offsets.retention.check.interval.ms}. 600000.
  * @param offsetCommitTimeoutMs {@code offset.commit.timeout.ms}: how long a request waits for the offsets
  *     log to make its records durable before answering COORDINATOR_NOT_AVAILABLE. 5000.
+ * @param maxGroups {@code group.max.count} (not a Kafka setting): a JoinGroup that would create a group beyond this
+ *     many gets GROUP_MAX_SIZE_REACHED. Unlimited here; the broker's setting defaults to 10000.
  */
 public record GroupCoordinatorConfig(
         int initialRebalanceDelayMs,
@@ -29,7 +33,8 @@ public record GroupCoordinatorConfig(
         int offsetMetadataMaxSize,
         long offsetsRetentionMs,
         long offsetsRetentionCheckIntervalMs,
-        int offsetCommitTimeoutMs) {
+        int offsetCommitTimeoutMs,
+        int maxGroups) {
 
     public GroupCoordinatorConfig {
         if (initialRebalanceDelayMs < 0) {
@@ -45,6 +50,9 @@ public record GroupCoordinatorConfig(
                     + ", group.max.size " + maxGroupSize + " must be positive and offset.metadata.max.bytes "
                     + offsetMetadataMaxSize + " not negative");
         }
+        if (maxGroups < 1) {
+            throw new IllegalArgumentException("group.max.count must be positive, got " + maxGroups);
+        }
         if (offsetsRetentionMs < 1 || offsetsRetentionCheckIntervalMs < 1 || offsetCommitTimeoutMs < 1) {
             throw new IllegalArgumentException("offsets retention " + offsetsRetentionMs + ", check interval "
                     + offsetsRetentionCheckIntervalMs + " and commit timeout " + offsetCommitTimeoutMs
@@ -55,7 +63,16 @@ public record GroupCoordinatorConfig(
     /** Kafka's defaults. */
     public static GroupCoordinatorConfig defaults() {
         return new GroupCoordinatorConfig(
-                3000, 6000, 1_800_000, 300_000, Integer.MAX_VALUE, 4096, 7L * 24 * 60 * 60 * 1000, 600_000, 5000);
+                3000,
+                6000,
+                1_800_000,
+                300_000,
+                Integer.MAX_VALUE,
+                4096,
+                7L * 24 * 60 * 60 * 1000,
+                600_000,
+                5000,
+                Integer.MAX_VALUE);
     }
 
     public GroupCoordinatorConfig withInitialRebalanceDelayMs(int ms) {
@@ -68,7 +85,8 @@ public record GroupCoordinatorConfig(
                 offsetMetadataMaxSize,
                 offsetsRetentionMs,
                 offsetsRetentionCheckIntervalMs,
-                offsetCommitTimeoutMs);
+                offsetCommitTimeoutMs,
+                maxGroups);
     }
 
     public GroupCoordinatorConfig withSessionTimeoutBounds(int minMs, int maxMs) {
@@ -81,7 +99,8 @@ public record GroupCoordinatorConfig(
                 offsetMetadataMaxSize,
                 offsetsRetentionMs,
                 offsetsRetentionCheckIntervalMs,
-                offsetCommitTimeoutMs);
+                offsetCommitTimeoutMs,
+                maxGroups);
     }
 
     public GroupCoordinatorConfig withMaxGroupSize(int size) {
@@ -94,7 +113,8 @@ public record GroupCoordinatorConfig(
                 offsetMetadataMaxSize,
                 offsetsRetentionMs,
                 offsetsRetentionCheckIntervalMs,
-                offsetCommitTimeoutMs);
+                offsetCommitTimeoutMs,
+                maxGroups);
     }
 
     public GroupCoordinatorConfig withOffsetsRetention(long retentionMs, long checkIntervalMs) {
@@ -107,6 +127,21 @@ public record GroupCoordinatorConfig(
                 offsetMetadataMaxSize,
                 retentionMs,
                 checkIntervalMs,
-                offsetCommitTimeoutMs);
+                offsetCommitTimeoutMs,
+                maxGroups);
+    }
+
+    public GroupCoordinatorConfig withMaxGroups(int count) {
+        return new GroupCoordinatorConfig(
+                initialRebalanceDelayMs,
+                minSessionTimeoutMs,
+                maxSessionTimeoutMs,
+                newMemberJoinTimeoutMs,
+                maxGroupSize,
+                offsetMetadataMaxSize,
+                offsetsRetentionMs,
+                offsetsRetentionCheckIntervalMs,
+                offsetCommitTimeoutMs,
+                count);
     }
 }

@@ -43,6 +43,9 @@ import org.slf4j.LoggerFactory;
 final class Membership {
     private static final Logger log = LoggerFactory.getLogger(Membership.class);
 
+    /** Pending members (KIP-394) on the whole broker: about 300 bytes each, with its expiry timer. */
+    static final int MAX_PENDING_MEMBERS = 10_000;
+
     private final Map<String, ClassicGroup> groups;
     private final CoordinatorTimer timer;
     private final GroupCoordinatorConfig config;
@@ -78,6 +81,14 @@ final class Membership {
         if (isNewGroup) {
             if (!unknownMember) {
                 future.complete(joinError(memberId, Errors.UNKNOWN_MEMBER_ID));
+                return;
+            }
+            if (groups.size() >= config.maxGroups()) {
+                log.atWarn()
+                        .addKeyValue("group", groupId)
+                        .addKeyValue("groupMaxCount", config.maxGroups())
+                        .log("Refusing a new group: group.max.count reached");
+                future.complete(joinError(JoinGroupRequest.UNKNOWN_MEMBER_ID, Errors.GROUP_MAX_SIZE_REACHED));
                 return;
             }
             group = new ClassicGroup(groupId, GroupState.EMPTY, rebalancer.now());
@@ -121,6 +132,15 @@ final class Membership {
                 }
             });
         }
+    }
+
+    /** New members' ids handed out and not yet used, in every group. */
+    private int pendingMembers() {
+        int pending = 0;
+        for (ClassicGroup group : groups.values()) {
+            pending += group.pendingMemberCount();
+        }
+        return pending;
     }
 
     private boolean acceptJoiningMember(ClassicGroup group, String memberId) {
@@ -169,7 +189,13 @@ final class Membership {
             return false;
         }
         if (JoinGroupRequest.requiresKnownMemberId(version)) {
-            // KIP-394: hand out the id first, count the member as pending until it rejoins with it.
+            // KIP-394: hand out the id first, count the member as pending until it rejoins with it. Ids handed
+            // out and never used stay pending for the session timeout the request chose: bounded by group.max.size
+            // in a group and by MAX_PENDING_MEMBERS on the broker (a client rejoins at once, so few are pending).
+            if (group.pendingMemberCount() >= config.maxGroupSize() || pendingMembers() >= MAX_PENDING_MEMBERS) {
+                future.complete(joinError(JoinGroupRequest.UNKNOWN_MEMBER_ID, Errors.GROUP_MAX_SIZE_REACHED));
+                return false;
+            }
             group.addPendingMember(newMemberId);
             rebalancer.scheduleHeartbeatExpiry(group, newMemberId, request.sessionTimeoutMs());
             future.complete(joinError(newMemberId, Errors.MEMBER_ID_REQUIRED));

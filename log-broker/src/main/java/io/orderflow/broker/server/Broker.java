@@ -1,7 +1,6 @@
 package io.orderflow.broker.server;
 
 import io.orderflow.broker.group.GroupCoordinator;
-import io.orderflow.broker.group.GroupCoordinatorConfig;
 import io.orderflow.broker.group.GroupStore;
 import io.orderflow.broker.handler.AlterUserScramCredentialsHandler;
 import io.orderflow.broker.handler.ApiVersionsHandler;
@@ -180,12 +179,7 @@ public final class Broker implements Closeable {
             step("load the consumer groups");
             this.groups = opened(
                     "group coordinator",
-                    new GroupCoordinator(
-                            offsetsLog,
-                            GroupCoordinatorConfig.defaults()
-                                    .withInitialRebalanceDelayMs(
-                                            Math.toIntExact(config.groupInitialRebalanceDelayMs())),
-                            clock),
+                    new GroupCoordinator(offsetsLog, config.groups(), clock),
                     GroupCoordinator::close);
             logRecovery(System.nanoTime() - startedNanos);
 

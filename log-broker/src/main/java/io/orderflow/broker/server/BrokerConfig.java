@@ -1,5 +1,6 @@
 package io.orderflow.broker.server;
 
+import io.orderflow.broker.group.GroupCoordinatorConfig;
 import io.orderflow.broker.log.LogConfig;
 import io.orderflow.broker.network.ConnectionThreads;
 import io.orderflow.broker.network.NetworkLimits;
@@ -34,7 +35,7 @@ public record BrokerConfig(
         ConnectionThreads connectionThreads,
         LogConfig logDefaults,
         long retentionCheckIntervalMs,
-        long groupInitialRebalanceDelayMs,
+        GroupCoordinatorConfig groups,
         int metricsPort,
         List<ListenerSpec> listeners,
         SecurityConfig security) {
@@ -83,6 +84,15 @@ public record BrokerConfig(
         doc("log.flush.interval.ms", "9223372036854775807", "default flush.ms");
         doc("log.retention.check.interval.ms", "1000", "how often retention, compaction and flush.ms run");
         doc("group.initial.rebalance.delay.ms", "3000", "wait for more members before the first rebalance of a group");
+        doc(
+                "group.max.size",
+                "1000",
+                "members of one group, and new members waiting to rejoin with their id (at most 10000 of those on the"
+                        + " broker); more get GROUP_MAX_SIZE_REACHED");
+        doc(
+                "group.max.count",
+                "10000",
+                "consumer groups on the broker; a JoinGroup that would create one more gets GROUP_MAX_SIZE_REACHED");
         doc("metrics.port", "9404", "HTTP port for /metrics (Prometheus) and /health; -1 disables it");
         doc(
                 "listeners",
@@ -194,7 +204,10 @@ public record BrokerConfig(
                 ConnectionThreads.parse(get(values, "connection.threads")),
                 logDefaults,
                 Long.parseLong(get(values, "log.retention.check.interval.ms")),
-                Long.parseLong(get(values, "group.initial.rebalance.delay.ms")),
+                GroupCoordinatorConfig.defaults()
+                        .withInitialRebalanceDelayMs(integer(values, "group.initial.rebalance.delay.ms"))
+                        .withMaxGroupSize(integer(values, "group.max.size"))
+                        .withMaxGroups(integer(values, "group.max.count")),
                 integer(values, "metrics.port"),
                 specs,
                 security(values, specs));
