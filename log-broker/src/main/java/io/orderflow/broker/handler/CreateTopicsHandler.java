@@ -77,6 +77,7 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
                                 t.name(),
                                 "Topic " + t.name() + " already exists");
                     }
+                    logs.checkPartitionLimit(t.name(), partitions);
                     topic = null;
                 } else {
                     topic = logs.createTopic(t.name(), partitions, configs);

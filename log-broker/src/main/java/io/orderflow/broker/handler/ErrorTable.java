@@ -76,6 +76,7 @@ public final class ErrorTable {
                     case INVALID_NAME -> Errors.INVALID_TOPIC_EXCEPTION;
                     case INVALID_PARTITIONS -> Errors.INVALID_PARTITIONS;
                     case INVALID_REPLICATION_FACTOR -> Errors.INVALID_REPLICATION_FACTOR;
+                    case PARTITION_LIMIT -> Errors.POLICY_VIOLATION;
                 };
             case ApiException api -> Errors.forException(api);
             default -> Errors.UNKNOWN_SERVER_ERROR;

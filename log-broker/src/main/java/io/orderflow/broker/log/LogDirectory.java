@@ -61,6 +61,7 @@ public final class LogDirectory implements Closeable {
     private final Map<String, Topic> topics = new ConcurrentHashMap<>();
     private final Map<UUID, Topic> topicsById = new ConcurrentHashMap<>();
     private final Map<String, PartitionLog> logs = new ConcurrentHashMap<>();
+    private volatile int maxPartitions = Integer.MAX_VALUE;
     private final Object changes = new Object();
 
     private LogDirectory(Path dataDir, LogConfig defaults, Clock clock, LogFiles files, Executor flusher) {
@@ -138,6 +139,30 @@ public final class LogDirectory implements Closeable {
         return defaults;
     }
 
+    /**
+     * Limits the partitions of all topics together to {@code max} ({@code max.partitions}, KIP-578's name): a topic
+     * created or grown beyond it is refused with {@link TopicException.Reason#PARTITION_LIMIT}. Partitions already
+     * there stay.
+     */
+    public void limitPartitions(int max) {
+        if (max < 1) {
+            throw new IllegalArgumentException("max.partitions must be positive, got " + max);
+        }
+        maxPartitions = max;
+    }
+
+    /** Refuses {@code adding} more partitions (to {@code name}) if they would pass {@code max.partitions}. */
+    public void checkPartitionLimit(String name, int adding) {
+        long total = (long) logs.size() + adding;
+        if (total > maxPartitions) {
+            throw new TopicException(
+                    TopicException.Reason.PARTITION_LIMIT,
+                    name,
+                    "The broker has " + logs.size() + " partitions; " + adding + " more for " + name
+                            + " would pass max.partitions=" + maxPartitions);
+        }
+    }
+
     /** Creates a topic with {@code partitions} partitions and the given configuration overrides. */
     public Topic createTopic(String name, int partitions, Map<String, String> overrides) {
         Topic.validateName(name);
@@ -153,6 +178,7 @@ public final class LogDirectory implements Closeable {
                 throw new TopicException(
                         TopicException.Reason.ALREADY_EXISTS, name, "Topic " + name + " already exists");
             }
+            checkPartitionLimit(name, partitions);
             Topic topic = new Topic(name, UUID.randomUUID(), partitions, overrides, config);
             writeTopic(topic);
             register(topic);
@@ -251,6 +277,7 @@ public final class LogDirectory implements Closeable {
                     name,
                     "Topic " + name + " may have at most " + MAX_PARTITIONS_PER_TOPIC + " partitions, not " + total);
         }
+        checkPartitionLimit(name, total - topic.partitions());
         return topic;
     }
 

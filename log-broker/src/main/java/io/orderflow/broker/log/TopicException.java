@@ -12,7 +12,9 @@ public final class TopicException extends LogException {
         UNKNOWN_TOPIC_ID,
         INVALID_NAME,
         INVALID_PARTITIONS,
-        INVALID_REPLICATION_FACTOR
+        INVALID_REPLICATION_FACTOR,
+        /** More partitions than {@code max.partitions} allows on the broker. */
+        PARTITION_LIMIT
     }
 
     private final Reason reason;

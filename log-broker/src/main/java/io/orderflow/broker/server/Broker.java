@@ -168,6 +168,7 @@ public final class Broker implements Closeable {
                     "partition logs",
                     LogDirectory.open(config.dataDir(), config.logDefaults(), clock, LogFiles.real(), flusher),
                     LogDirectory::close);
+            logs.limitPartitions(config.maxPartitions());
             this.cleaner = new LogCleaner(clock);
             step("open the producer id block");
             ProducerIds producerIds = ProducerIds.open(config.dataDir(), LogFiles.real());

@@ -31,6 +31,7 @@ public record BrokerConfig(
         Path dataDir,
         boolean autoCreateTopics,
         int numPartitions,
+        int maxPartitions,
         NetworkLimits limits,
         ConnectionThreads connectionThreads,
         LogConfig logDefaults,
@@ -52,6 +53,10 @@ public record BrokerConfig(
         doc("log.dirs", ".orderflow/broker", "data directory");
         doc("auto.create.topics.enable", "true", "create unknown topics on Metadata requests that allow it");
         doc("num.partitions", "1", "partitions of auto-created topics and CreateTopics without a count");
+        doc(
+                "max.partitions",
+                "10000",
+                "partitions of all topics together; creating or growing a topic beyond it is a POLICY_VIOLATION");
         doc(
                 "socket.request.max.bytes",
                 "104857600",
@@ -200,6 +205,7 @@ public record BrokerConfig(
                 Path.of(get(values, "log.dirs")),
                 Boolean.parseBoolean(get(values, "auto.create.topics.enable")),
                 integer(values, "num.partitions"),
+                integer(values, "max.partitions"),
                 networkLimits(values),
                 ConnectionThreads.parse(get(values, "connection.threads")),
                 logDefaults,
