@@ -106,6 +106,29 @@ class HostileClientsTest {
     }
 
     @Test
+    void maxConnectionsCountsTheConnectionsOfEveryListenerTogether() throws Exception {
+        broker = TestBroker.start(
+                dataDir,
+                Map.of(
+                        "max.connections", "3",
+                        "listeners", "PLAINTEXT://127.0.0.1:0,SECOND://127.0.0.1:0",
+                        "listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,SECOND:PLAINTEXT"));
+        WireClient first = connect();
+        WireClient second = connect();
+        WireClient onTheOtherListener = WireClient.connect(broker.broker().port("SECOND"));
+        clients.add(onTheOtherListener);
+        assertAnswersApiVersions(onTheOtherListener, 1);
+
+        WireClient fourth = connect();
+
+        assertThat(fourth.closedByBroker()).isTrue();
+        assertAnswersApiVersions(first, 2);
+        second.close();
+        await().atMost(WITHIN).until(() -> broker.broker().connectionQuotas().open() == 2);
+        assertAnswersApiVersions(connect(), 3);
+    }
+
+    @Test
     void connectionsBeyondTheLimitForOneAddressAreClosedAtOnceAndAnOverrideRaisesIt() throws Exception {
         broker = TestBroker.start(
                 dataDir, Map.of("max.connections.per.ip", "3", "max.connections.per.ip.overrides", "localhost:5"));
