@@ -3,9 +3,10 @@ package io.orderflow.broker.protocol;
 /**
  * A frame that is not a request we can read: too short, an unknown API key, a version the codec does not know,
  * bytes that do not parse. Kafka's answer, and ours, is to close the connection: there is no correlation id
- * we could trust to answer with.
+ * we could trust to answer with. The connection closes the same way on the handler layer's subclass for a request
+ * it read but cannot answer, one whose error answer cannot be built.
  */
-public final class MalformedRequestException extends RuntimeException {
+public class MalformedRequestException extends RuntimeException {
     public MalformedRequestException(String message) {
         super(message);
     }
