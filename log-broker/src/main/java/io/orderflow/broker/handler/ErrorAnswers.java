@@ -14,7 +14,8 @@ import org.apache.kafka.common.requests.AbstractResponse;
  * <p>kafka-clients builds it from the request body, and its builders do not take every body its reader accepts: a
  * null where one expects a list (DescribeUserScramCredentials' {@code users}) throws a NullPointerException. Here
  * every failure to build or encode an error answer, whatever the API, becomes one {@link
- * UnanswerableRequestException}, on which the connection closes with one WARN line; nothing else escapes.
+ * UnanswerableRequestException}, on which the connection closes with one WARN line; nothing else escapes. (Requests
+ * for APIs and versions the broker does not advertise never get here: see {@link UnadvertisedRequestException}.)
  * Stateless.
  */
 final class ErrorAnswers {

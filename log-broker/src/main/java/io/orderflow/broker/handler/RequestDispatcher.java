@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
-import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
 import org.apache.kafka.common.network.Send;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -23,8 +22,10 @@ import org.apache.kafka.common.requests.ApiVersionsResponse;
 
 /**
  * Routes each request frame to the handler of its API and turns the answer into bytes to send. The table of
- * registered handlers and version ranges is the one source of what the broker supports: ApiVersions
- * advertises exactly it, and anything outside it is refused with {@code UNSUPPORTED_VERSION}.
+ * registered handlers and version ranges is the one source of what the broker supports: ApiVersions advertises
+ * exactly it. A request outside it is refused as Apache Kafka refuses it: ApiVersions, at any version, gets the
+ * {@code UNSUPPORTED_VERSION} answer at v0 with our ranges; any other API or version closes the connection without
+ * an answer ({@link UnadvertisedRequestException}).
  *
  * <p>Errors: a frame that cannot be read throws {@link MalformedRequestException} (the connection closes); a
  * handler that fails unexpectedly answers the request with {@link ErrorTable}'s code for the exception, and an
@@ -84,8 +85,9 @@ public final class RequestDispatcher {
     /**
      * Handles one frame: decodes it and does the request's work now; what may wait is left to the reply.
      *
-     * @throws MalformedRequestException when the frame cannot be read, or is a request whose error answer cannot
-     *     be built ({@link UnanswerableRequestException}); the caller closes the connection
+     * @throws MalformedRequestException when the frame cannot be read, or is a request the broker does not
+     *     advertise ({@link UnadvertisedRequestException}) or cannot answer ({@link UnanswerableRequestException});
+     *     the caller closes the connection
      * @throws UnauthenticatedRequestException when the connection must log in (again) before this request; the
      *     caller closes the connection
      */
@@ -102,22 +104,14 @@ public final class RequestDispatcher {
         Registration registration = registrations.get(api);
         long start = System.nanoTime();
         if (registration == null || version < registration.minVersion() || version > registration.maxVersion()) {
-            AbstractResponse refusal;
-            short responseVersion = version;
-            if (api == ApiKeys.API_VERSIONS) {
-                responseVersion = 0;
-                refusal = apiVersions(Errors.UNSUPPORTED_VERSION);
-            } else {
-                refusal = ErrorAnswers.of(
-                        request,
-                        new UnsupportedVersionException(api + " v" + version
-                                + " is not supported by this broker"
-                                + (registration == null
-                                        ? ""
-                                        : " (supported: " + registration.minVersion() + ".." + registration.maxVersion()
-                                                + ")")));
+            if (api != ApiKeys.API_VERSIONS) {
+                throw registration == null
+                        ? new UnadvertisedRequestException(api, version, (short) -1, (short) -1)
+                        : new UnadvertisedRequestException(
+                                api, version, registration.minVersion(), registration.maxVersion());
             }
-            return reply(request, client, () -> refusal, responseVersion, start);
+            ApiVersionsResponse refusal = apiVersions(Errors.UNSUPPORTED_VERSION);
+            return reply(request, client, () -> refusal, (short) 0, start);
         }
         ClientInfo named =
                 new ClientInfo(client.connectionId(), request.header().clientId(), client.host(), client.session());
