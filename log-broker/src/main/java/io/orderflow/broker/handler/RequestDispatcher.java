@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
-import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
 import org.apache.kafka.common.network.Send;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -23,14 +22,18 @@ import org.apache.kafka.common.requests.ApiVersionsResponse;
 
 /**
  * Routes each request frame to the handler of its API and turns the answer into bytes to send. The table of
- * registered handlers and version ranges is the one source of what the broker supports: ApiVersions
- * advertises exactly it, and anything outside it is refused with {@code UNSUPPORTED_VERSION}.
+ * registered handlers and version ranges is the one source of what the broker supports: ApiVersions advertises
+ * exactly it. A request outside it is refused as Apache Kafka refuses it: ApiVersions, at any version, gets the
+ * {@code UNSUPPORTED_VERSION} answer at v0 with our ranges; any other API or version closes the connection without
+ * an answer ({@link UnadvertisedRequestException}).
  *
  * <p>Errors: a frame that cannot be read throws {@link MalformedRequestException} (the connection closes); a
  * handler that fails unexpectedly answers the request with {@link ErrorTable}'s code for the exception, and an
  * answer that cannot be encoded at the request's version is replaced by the request's
  * {@code UNKNOWN_SERVER_ERROR} answer; both are counted and logged, rate-limited, by {@link RequestFaults}. Neither
- * costs the client its connection or crashes the broker. Thread-safe after construction.
+ * costs the client its connection or crashes the broker. An error answer that kafka-clients cannot build from the
+ * request's body ({@link ErrorAnswers}) closes the connection with an {@link UnanswerableRequestException}, like a
+ * malformed request. Thread-safe after construction.
  */
 public final class RequestDispatcher {
     /** A supported API: its handler and the version range we implement fully. */
@@ -82,7 +85,9 @@ public final class RequestDispatcher {
     /**
      * Handles one frame: decodes it and does the request's work now; what may wait is left to the reply.
      *
-     * @throws MalformedRequestException when the frame cannot be read; the caller closes the connection
+     * @throws MalformedRequestException when the frame cannot be read, or is a request the broker does not
+     *     advertise ({@link UnadvertisedRequestException}) or cannot answer ({@link UnanswerableRequestException});
+     *     the caller closes the connection
      * @throws UnauthenticatedRequestException when the connection must log in (again) before this request; the
      *     caller closes the connection
      */
@@ -99,21 +104,14 @@ public final class RequestDispatcher {
         Registration registration = registrations.get(api);
         long start = System.nanoTime();
         if (registration == null || version < registration.minVersion() || version > registration.maxVersion()) {
-            AbstractResponse refusal;
-            short responseVersion = version;
-            if (api == ApiKeys.API_VERSIONS) {
-                responseVersion = 0;
-                refusal = apiVersions(Errors.UNSUPPORTED_VERSION);
-            } else {
-                refusal = request.body()
-                        .getErrorResponse(new UnsupportedVersionException(api + " v" + version
-                                + " is not supported by this broker"
-                                + (registration == null
-                                        ? ""
-                                        : " (supported: " + registration.minVersion() + ".." + registration.maxVersion()
-                                                + ")")));
+            if (api != ApiKeys.API_VERSIONS) {
+                throw registration == null
+                        ? new UnadvertisedRequestException(api, version, (short) -1, (short) -1)
+                        : new UnadvertisedRequestException(
+                                api, version, registration.minVersion(), registration.maxVersion());
             }
-            return reply(request, client, () -> refusal, responseVersion, start);
+            ApiVersionsResponse refusal = apiVersions(Errors.UNSUPPORTED_VERSION);
+            return reply(request, client, () -> refusal, (short) 0, start);
         }
         ClientInfo named =
                 new ClientInfo(client.connectionId(), request.header().clientId(), client.host(), client.session());
@@ -155,8 +153,8 @@ public final class RequestDispatcher {
      * The answer's bytes at {@code version}. An answer the codec refuses (a field set that the version does not
      * have) is the broker's bug: it is recorded in {@link RequestFaults} and the request is answered with its
      * error response for {@code UNKNOWN_SERVER_ERROR} instead, so the client keeps its connection and learns
-     * something went wrong. Only if even that cannot be encoded does the failure reach the connection, which
-     * closes.
+     * something went wrong. If even that cannot be built or encoded, the connection closes ({@link
+     * UnanswerableRequestException}).
      */
     private Send encode(DecodedRequest request, ClientInfo client, AbstractResponse response, short version) {
         var header = request.header().toResponseHeader();
@@ -164,10 +162,10 @@ public final class RequestDispatcher {
             return response.toSend(header, version);
         } catch (RuntimeException e) {
             faults.record(RequestFaults.Stage.ENCODE, request.header().apiKey(), version, client, e);
-            return request.body()
-                    .getErrorResponse(Errors.UNKNOWN_SERVER_ERROR.exception(
-                            "the broker could not encode its answer at this version"))
-                    .toSend(header, version);
+            return ErrorAnswers.send(
+                    request,
+                    Errors.UNKNOWN_SERVER_ERROR.exception("the broker could not encode its answer at this version"),
+                    version);
         }
     }
 
@@ -186,7 +184,7 @@ public final class RequestDispatcher {
                     client,
                     e);
         }
-        return request.body().getErrorResponse(ErrorTable.exceptionFor(e));
+        return ErrorAnswers.of(request, ErrorTable.exceptionFor(e));
     }
 
     /**

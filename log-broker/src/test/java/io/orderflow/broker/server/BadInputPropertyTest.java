@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +29,8 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.message.ApiVersionsResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractResponse;
 import org.apache.kafka.common.requests.ApiVersionsRequest;
@@ -56,6 +59,7 @@ class BadInputPropertyTest {
     private static Path dataDir;
     private static TestBroker broker;
     private static List<RequestCorpus.Sample> corpus;
+    private static final Map<Short, ApiVersionsResponseData.ApiVersion> advertised = new HashMap<>();
     private static GoodClients good;
 
     /** Bytes a bad client writes: requests mutated inside or around their size prefix, and plain noise. */
@@ -104,6 +108,13 @@ class BadInputPropertyTest {
                 new RequestCorpus.Target(PROTECTED, LogContents.topicId(broker.broker(), PROTECTED)),
                 RequestCorpus.withBadCrc(RequestCorpus.records("k", "must-never-be-stored"))));
         corpus.addAll(RequestCorpus.otherApis());
+        try (WireClient client = WireClient.connect(broker.broker().port())) {
+            RequestHeader header = client.send(new ApiVersionsRequest.Builder().build((short) 3), 1);
+            ((ApiVersionsResponse) client.receive(header))
+                    .data()
+                    .apiKeys()
+                    .forEach(range -> advertised.put(range.apiKey(), range));
+        }
         good = new GoodClients(broker);
     }
 
@@ -180,8 +191,9 @@ class BadInputPropertyTest {
     /**
      * Writes every chunk, reconnecting whenever the broker has closed the connection. Valid requests sent before
      * anything bad on a connection must be answered, each at its own version: a broker that dropped such a
-     * connection, or answered at another version, fails here. After the first bad chunk the answers are not read
-     * (what a broker does with a mangled frame is its own business, as long as it stays up and the data is safe).
+     * connection, or answered at another version, fails here; a valid request of an API or version the broker does
+     * not advertise must close it, as in Kafka. After the first bad chunk the answers are not read (what a broker
+     * does with a mangled frame is its own business, as long as it stays up and the data is safe).
      */
     private static void send(List<Chunk> chunks) throws IOException {
         WireClient client = WireClient.connect(broker.broker().port());
@@ -196,8 +208,14 @@ class BadInputPropertyTest {
                     clean = true;
                     continue;
                 }
-                if (clean && chunk instanceof Valid valid) {
+                if (clean && chunk instanceof Valid valid && advertises(valid.sample())) {
                     assertAnswered(client, valid.sample());
+                } else if (clean && chunk instanceof Valid valid) {
+                    assertThat(client.closedByBroker())
+                            .as("the connection closed after %s, which is not advertised", valid.sample())
+                            .isTrue();
+                    client.close();
+                    client = WireClient.connect(broker.broker().port());
                 } else {
                     clean = false;
                 }
@@ -205,6 +223,12 @@ class BadInputPropertyTest {
         } finally {
             client.close();
         }
+    }
+
+    private static boolean advertises(RequestCorpus.Sample sample) {
+        ApiVersionsResponseData.ApiVersion range = advertised.get(sample.api().id);
+        return sample.api() == ApiKeys.API_VERSIONS
+                || (range != null && sample.version() >= range.minVersion() && sample.version() <= range.maxVersion());
     }
 
     private static void assertAnswered(WireClient client, RequestCorpus.Sample sample) throws IOException {

@@ -7,23 +7,19 @@ import io.orderflow.broker.protocol.RequestCorpus;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
-import org.apache.kafka.common.message.ListTransactionsRequestData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.SimpleRecord;
-import org.apache.kafka.common.requests.AbstractResponse;
 import org.apache.kafka.common.requests.ApiVersionsRequest;
 import org.apache.kafka.common.requests.ApiVersionsResponse;
-import org.apache.kafka.common.requests.ListTransactionsRequest;
 import org.apache.kafka.common.requests.ProduceRequest;
 import org.apache.kafka.common.requests.ProduceResponse;
 import org.apache.kafka.common.requests.RequestHeader;
@@ -34,10 +30,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Requests the broker can read but must not or cannot serve get the protocol's error, on a connection that stays
- * open: an API or version it does not advertise ({@code UNSUPPORTED_VERSION}, and for ApiVersions the v0 answer
- * with our ranges that newer clients expect), a corrupt batch ({@code CORRUPT_MESSAGE}), a batch over
- * {@code max.message.bytes} ({@code MESSAGE_TOO_LARGE}), a record without a key on a compacted topic
- * ({@code INVALID_RECORD}). A rejected batch is never stored.
+ * open: ApiVersions at a version it does not know (the v0 answer with {@code UNSUPPORTED_VERSION} and our ranges
+ * that newer clients expect), a corrupt batch ({@code CORRUPT_MESSAGE}), a batch over {@code max.message.bytes}
+ * ({@code MESSAGE_TOO_LARGE}), a record without a key on a compacted topic ({@code INVALID_RECORD}). A rejected
+ * batch is never stored. Any other API or version the broker does not advertise closes the connection instead, as
+ * in Apache Kafka: {@code EveryApiKeyMatrixTest}.
  */
 class BadRequestsTest {
     private static final String TOPIC = "guarded";
@@ -80,51 +77,6 @@ class BadRequestsTest {
         Map<Short, ApiVersionsResponseData.ApiVersion> ranges = new TreeMap<>();
         response.data().apiKeys().forEach(v -> ranges.put(v.apiKey(), v));
         return ranges;
-    }
-
-    @Test
-    void answersAnApiItDoesNotServeWithUnsupportedVersion() throws Exception {
-        assertThat(advertised()).doesNotContainKey(ApiKeys.LIST_TRANSACTIONS.id);
-        RequestHeader header = client.send(
-                new ListTransactionsRequest.Builder(new ListTransactionsRequestData()).build((short) 1), 4242);
-
-        AbstractResponse response = client.receive(header);
-
-        assertThat(response.errorCounts()).containsOnlyKeys(Errors.UNSUPPORTED_VERSION);
-        assertThat(advertised()).isNotEmpty(); // the connection is still open and served
-    }
-
-    @Test
-    void answersEveryUnadvertisedApiAndVersionWithItsCorrelationId() throws Exception {
-        Map<Short, ApiVersionsResponseData.ApiVersion> advertised = advertised();
-        List<RequestCorpus.Sample> unadvertised = new ArrayList<>();
-        List<RequestCorpus.Sample> candidates = new ArrayList<>(RequestCorpus.otherApis());
-        candidates.addAll(RequestCorpus.served(target(TOPIC), RequestCorpus.records("k", "never")));
-        candidates.addAll(RequestCorpus.createTopics("never-created"));
-        for (RequestCorpus.Sample s : candidates) {
-            ApiVersionsResponseData.ApiVersion range = advertised.get(s.api().id);
-            if (s.api() != ApiKeys.API_VERSIONS
-                    && (range == null || s.version() < range.minVersion() || s.version() > range.maxVersion())) {
-                unadvertised.add(s);
-            }
-        }
-        assertThat(unadvertised).hasSizeGreaterThan(100);
-
-        for (RequestCorpus.Sample s : unadvertised) {
-            client.sendFrame(s.frame());
-            RequestHeader header = new RequestHeader(s.api(), s.version(), "corpus", s.correlationId());
-            AbstractResponse response = client.receive(header);
-            // A request with nothing in it (the default bodies) may have no place for an error to show.
-            assertThat(response.errorCounts().keySet())
-                    .as("answer to %s", s)
-                    .isSubsetOf(Errors.UNSUPPORTED_VERSION, Errors.NONE);
-            if (RequestCorpus.SERVED.contains(s.api())) {
-                assertThat(response.errorCounts()).as("answer to %s", s).containsKey(Errors.UNSUPPORTED_VERSION);
-            }
-        }
-        assertThat(advertised()).isEqualTo(advertised);
-        assertThat(broker.broker().logs().topic("never-created")).isEmpty();
-        assertThat(LogContents.values(broker.broker(), TOPIC, 0)).doesNotContain("never");
     }
 
     @Test
