@@ -1,6 +1,7 @@
 package io.orderflow.broker.network;
 
 import io.orderflow.broker.handler.RequestDispatcher;
+import io.orderflow.broker.protocol.MalformedRequestException;
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 import java.util.concurrent.BlockingQueue;
@@ -118,6 +119,12 @@ final class ReplyWriter implements Runnable {
                     .log("Writing a reply failed");
             closeSocket();
         } catch (InterruptedException e) {
+            closeSocket();
+        } catch (MalformedRequestException e) {
+            log.atWarn()
+                    .addKeyValue("connection", connectionId)
+                    .addKeyValue("problem", e.getMessage())
+                    .log("Closing a connection: no answer can be built for its request");
             closeSocket();
         } catch (RuntimeException e) {
             log.atError()

@@ -903,12 +903,44 @@ class PlatformEndToEndTest {
     }
 
     /**
+     * A broker that dies by itself (SIGKILL behind the launcher's back, as an Error's exit 3 or an OutOfMemoryError
+     * would end it) is started again on its log by the launcher, which says so in its log and in {@code status}; an
+     * order placed before the death and one placed after it are both confirmed.
+     */
+    @Test
+    @Order(14)
+    void aBrokerThatDiesByItselfIsStartedAgainByTheLauncher() throws Exception {
+        String before = placeOrder("sku-13");
+        awaitStatus(before, "CONFIRMED");
+        long pid = launchers.state().orElseThrow().broker().pid();
+
+        ProcessHandle.of(pid).orElseThrow().destroyForcibly();
+
+        await().atMost(WITHIN).until(() -> launchers.state().orElseThrow().broker().pid() != pid);
+        PlatformState after = launchers.state().orElseThrow();
+        assertThat(after.broker().restarts()).isEqualTo(1);
+        assertThat(after.broker().lastExitCode()).isEqualTo(137);
+        assertThat(LauncherProcesses.read(launcherLog))
+                .contains("log-broker (pid " + pid + ") exited with code 137 by itself; starting it again on its log")
+                .contains("log-broker started again by itself (pid " + after.broker().pid() + "), restart 1.");
+        Path status = output.resolve("status-after-broker-death.log");
+        assertThat(launchers.command(status, "status"))
+                .as(LauncherProcesses.read(status))
+                .isZero();
+        assertThat(LauncherProcesses.read(status))
+                .contains("broker: died by itself and was started again 1 time (last exit code 137)")
+                .containsPattern("(?m)^  log-broker +" + after.broker().pid() + " +running +ready ");
+        assertThat(awaitStatus(placeOrder("sku-13"), "CONFIRMED").get("version").asLong())
+                .isEqualTo(2);
+    }
+
+    /**
      * Last, as it ends the platform: the commands a user types in another terminal, {@code ops/bin/drill crash-consumer}'s
      * short version through the launcher's control port, a crash reported, the crashed service's group replayed from
      * before the drill and the service started again by {@code ops/bin/replay}, and {@code stop}.
      */
     @Test
-    @Order(14)
+    @Order(15)
     void statusLogsKillStartAndStopAnswerFromAnotherTerminalAndACrashedServiceIsReported() throws Exception {
         Path status = output.resolve("status.log");
         assertThat(launchers.command(status, "status"))

@@ -109,6 +109,9 @@ public final class LocalPlatform implements AutoCloseable {
     }
 
     /** One service instance: how to start it, and its current process (replaced by {@link #start}). */
+    /** Set by a kill of the broker on request, cleared by its next start: no restart of its own meanwhile. */
+    private boolean brokerDownOnRequest;
+
     private static final class Slot {
         final String instance;
         final ServiceProcess.Builder builder;
@@ -463,6 +466,7 @@ public final class LocalPlatform implements AutoCloseable {
     /** SIGKILL to {@code instance}'s process, as a crash would; returns once it is gone. It stays down until {@link #start}. */
     public synchronized void kill(String instance) {
         if (instance.equals(BrokerProcess.NAME)) {
+            brokerDownOnRequest = true;
             ownBroker().killNine();
             return;
         }
@@ -492,7 +496,27 @@ public final class LocalPlatform implements AutoCloseable {
             throw new IllegalStateException("the platform is stopping");
         }
         broker = ownBroker().restart();
+        brokerDownOnRequest = false;
         return broker;
+    }
+
+    /** Whether the broker was killed on request ({@link #kill}) and has not been started since. */
+    synchronized boolean brokerDownOnRequest() {
+        return brokerDownOnRequest;
+    }
+
+    /**
+     * Starts the broker again, as {@link #startBroker} does, if its process has ended by itself: not while it runs,
+     * after a kill on request, or once the platform is stopping.
+     *
+     * @return the new process, or empty if nothing was started
+     */
+    synchronized Optional<BrokerProcess> restartBrokerThatDied() {
+        if (closed.get() || brokerDownOnRequest || broker == null || broker.isAlive()) {
+            return Optional.empty();
+        }
+        broker = broker.restart();
+        return Optional.of(broker);
     }
 
     private BrokerProcess ownBroker() {

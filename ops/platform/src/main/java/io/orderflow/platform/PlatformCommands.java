@@ -75,6 +75,12 @@ final class PlatformCommands {
         if (state.broker() != null) {
             out.println("  broker: " + state.broker().bootstrapServers() + " (bootstrap.servers)"
                     + (state.broker().ours() ? ", metrics " + state.broker().metrics() : ", a Kafka cluster"));
+            if (state.broker().restarts() > 0) {
+                out.println("  broker: died by itself and was started again "
+                        + state.broker().restarts()
+                        + (state.broker().restarts() == 1 ? " time" : " times") + " (last exit code "
+                        + state.broker().lastExitCode() + "); its log says why");
+            }
         }
         out.printf("  %-24s %-8s %-8s %-10s %-26s %s%n", "SERVICE", "PID", "PROCESS", "READY", "URL", "LOG");
         boolean allWell = true;

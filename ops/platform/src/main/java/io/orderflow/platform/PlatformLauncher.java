@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>Starts a {@link LocalPlatform}, prints a {@link StartupReport} and a final line saying it is ready (scripts
  * wait for "is ready"), then parks the main thread. A service that exits on its own while the platform runs is
  * reported at once, with the end of its log; it is not restarted by itself, but {@code ./run-platform start SERVICE}
- * (through the {@link PlatformControl} port) starts it again, and {@code kill SERVICE} crashes it on purpose.
+ * (through the {@link PlatformControl} port) starts it again, and {@code kill SERVICE} crashes it on purpose. The
+ * broker is the exception: when it dies by itself, the {@link BrokerSupervisor} starts it again on its log.
  *
  * <p><b>Stopping.</b> The shutdown hook is installed before anything starts, so Ctrl-C or SIGTERM at any moment,
  * start-up included, stops what has started: the whole platform once it is up, else every service process started so
@@ -79,8 +80,11 @@ public final class PlatformLauncher {
         }
         running.set(platform);
         AtomicReference<PlatformControl> control = new AtomicReference<>();
-        Runnable writeState = () ->
-                new PlatformState(pid, control.get().uri(), broker(platform), services(platform)).write(stateFile);
+        AtomicReference<BrokerSupervisor> supervisor = new AtomicReference<>();
+        Runnable writeState = () -> new PlatformState(
+                        pid, control.get().uri(), broker(platform, supervisor.get()), services(platform))
+                .write(stateFile);
+        supervisor.set(new BrokerSupervisor(platform, stopping, writeState, System.err, System::nanoTime));
         control.set(PlatformControl.start(
                 platform,
                 process -> {
@@ -88,11 +92,11 @@ public final class PlatformLauncher {
                     writeState.run();
                 },
                 () -> {
-                    watchBroker(platform, stopping);
+                    platform.broker().ifPresent(supervisor.get()::watch);
                     writeState.run();
                 }));
         writeState.run();
-        watchBroker(platform, stopping);
+        platform.broker().ifPresent(supervisor.get()::watch);
         for (ServiceProcess service : platform.services()) {
             watch(platform, service, stopping);
         }
@@ -116,30 +120,16 @@ public final class PlatformLauncher {
         return services;
     }
 
-    private static PlatformState.Broker broker(LocalPlatform platform) {
+    private static PlatformState.Broker broker(LocalPlatform platform, BrokerSupervisor supervisor) {
         return platform.broker()
                 .map(broker -> new PlatformState.Broker(
-                        broker.bootstrapServers(), broker.http("/metrics"), broker.pid(), broker.logFile()))
+                        broker.bootstrapServers(),
+                        broker.http("/metrics"),
+                        broker.pid(),
+                        broker.logFile(),
+                        supervisor.restarts(),
+                        supervisor.lastExitCode()))
                 .orElse(PlatformState.Broker.external(platform.bootstrapServers()));
-    }
-
-    /** Reports the broker's current process if it exits while the platform runs. */
-    private static void watchBroker(LocalPlatform platform, AtomicBoolean stopping) {
-        platform.broker()
-                .ifPresent(broker -> broker.onExit().thenAccept(code -> {
-                    if (!stopping.get()) {
-                        System.err.printf(
-                                "%norderflow platform: %s (pid %d) exited with code %d and is not restarted; the services"
-                                        + " retry until it is back. ./run-platform start %s starts it again. The end of"
-                                        + " %s:%n%s%n%n",
-                                BrokerProcess.NAME,
-                                broker.pid(),
-                                code,
-                                BrokerProcess.NAME,
-                                broker.logFile(),
-                                broker.tail(20));
-                    }
-                }));
     }
 
     /** Reports {@code process} if it exits while the platform runs (a crash, or a kill or stop on request). */

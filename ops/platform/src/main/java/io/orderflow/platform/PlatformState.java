@@ -21,7 +21,7 @@ import java.util.Properties;
  * <p><b>Format.</b> A Java properties file, {@code platform.state} beside the PostgreSQL directory
  * ({@code .orderflow/platform.state} by default): {@code launcher.pid}; once the services are up, {@code control.url}
  * ({@link PlatformControl}), {@code broker.bootstrap} (what Kafka clients put in {@code bootstrap.servers}),
- * {@code broker.metrics} (the broker's Prometheus endpoint), {@code broker.pid}, {@code broker.log} and {@code service.N.name}, {@code .pid},
+ * {@code broker.metrics} (the broker's Prometheus endpoint), {@code broker.pid}, {@code broker.log}, {@code broker.restarts}, {@code broker.last.exit.code} and {@code service.N.name}, {@code .pid},
  * {@code .url} and {@code .log} for N = 0, 1, ... in start order. Written whole to a temporary file and renamed, so a
  * reader sees the old state or the new one, never half of one.
  *
@@ -32,12 +32,13 @@ record PlatformState(long launcherPid, URI control, Broker broker, List<Service>
 
     /**
      * The broker: its Kafka listener and, for our broker's process, its metrics endpoint, pid and log (null, 0 and
-     * null for a Kafka cluster the launcher did not start).
+     * null for a Kafka cluster the launcher did not start), how many times the launcher started it again after it died
+     * by itself ({@link BrokerSupervisor}), and the exit code of the last such death (0 before any).
      */
-    record Broker(String bootstrapServers, URI metrics, long pid, Path log) {
+    record Broker(String bootstrapServers, URI metrics, long pid, Path log, int restarts, int lastExitCode) {
 
         static Broker external(String bootstrapServers) {
-            return new Broker(bootstrapServers, null, 0, null);
+            return new Broker(bootstrapServers, null, 0, null, 0, 0);
         }
 
         boolean ours() {
@@ -97,6 +98,8 @@ record PlatformState(long launcherPid, URI control, Broker broker, List<Service>
                 properties.setProperty("broker.metrics", broker.metrics().toString());
                 properties.setProperty("broker.pid", Long.toString(broker.pid()));
                 properties.setProperty("broker.log", broker.log().toString());
+                properties.setProperty("broker.restarts", Integer.toString(broker.restarts()));
+                properties.setProperty("broker.last.exit.code", Integer.toString(broker.lastExitCode()));
             }
         }
         for (int i = 0; i < services.size(); i++) {
@@ -150,7 +153,9 @@ record PlatformState(long launcherPid, URI control, Broker broker, List<Service>
                                         bootstrap,
                                         URI.create(properties.getProperty("broker.metrics")),
                                         Long.parseLong(properties.getProperty("broker.pid")),
-                                        Path.of(properties.getProperty("broker.log"))),
+                                        Path.of(properties.getProperty("broker.log")),
+                                        Integer.parseInt(properties.getProperty("broker.restarts", "0")),
+                                        Integer.parseInt(properties.getProperty("broker.last.exit.code", "0"))),
                 services));
     }
 

@@ -19,7 +19,12 @@ class PlatformStateTest {
             4242,
             URI.create("http://127.0.0.1:40123"),
             new PlatformState.Broker(
-                    "localhost:9092", URI.create("http://127.0.0.1:9404/metrics"), 4243, Path.of("logs/broker.log")),
+                    "localhost:9092",
+                    URI.create("http://127.0.0.1:9404/metrics"),
+                    4243,
+                    Path.of("logs/broker.log"),
+                    2,
+                    3),
             List.of(
                     new PlatformState.Service(
                             "inventory-service", 4244, URI.create("http://127.0.0.1:8082"), Path.of("logs/i.log")),
