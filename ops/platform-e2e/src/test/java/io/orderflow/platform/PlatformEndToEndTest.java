@@ -916,13 +916,15 @@ class PlatformEndToEndTest {
 
         ProcessHandle.of(pid).orElseThrow().destroyForcibly();
 
-        await().atMost(WITHIN).until(() -> launchers.state().orElseThrow().broker().pid() != pid);
+        await().atMost(WITHIN)
+                .until(() -> launchers.state().orElseThrow().broker().pid() != pid);
         PlatformState after = launchers.state().orElseThrow();
         assertThat(after.broker().restarts()).isEqualTo(1);
         assertThat(after.broker().lastExitCode()).isEqualTo(137);
         assertThat(LauncherProcesses.read(launcherLog))
                 .contains("log-broker (pid " + pid + ") exited with code 137 by itself; starting it again on its log")
-                .contains("log-broker started again by itself (pid " + after.broker().pid() + "), restart 1.");
+                .contains("log-broker started again by itself (pid "
+                        + after.broker().pid() + "), restart 1.");
         Path status = output.resolve("status-after-broker-death.log");
         assertThat(launchers.command(status, "status"))
                 .as(LauncherProcesses.read(status))
