@@ -130,13 +130,19 @@ final class HostileConnection implements Closeable {
         return bytesReceived;
     }
 
-    /** Closes the channel; its key leaves the selector at the selector's next select. */
+    /**
+     * Closes the connection. A channel registered with a selector keeps its file descriptor, and its TCP connection
+     * stays open, until the selector's next select removes its key: a select here, so that a sender that never waits
+     * (a reaction wait of 0) does not pile up open connections.
+     */
     @Override
     public void close() {
         try {
             channel.close();
+            selector.selectNow();
+            selector.selectedKeys().clear();
         } catch (IOException e) {
-            // already reset by the broker: closed all the same
+            // already reset by the broker, or the selector is closing with its sender: closed all the same
         }
     }
 }

@@ -39,7 +39,8 @@ import org.apache.kafka.common.Uuid;
  * ({@code --reaction-wait-ms}, see {@link HostileConnection}), so that the frames sent are frames the broker read. Whichever sender claims a multiple of {@code --probe-every} first takes a
  * {@link LivenessProbe} on a fresh connection, while the others go on sending. Sending stops after {@code --frames}
  * frames, after {@code --give-up-after} failed probes in a row, or when no frame could be written for a minute (the
- * broker is gone). A last probe follows the last frame.
+ * broker is gone; meanwhile a probe is taken every ten seconds, since no sender reaches the next multiple). A last
+ * probe follows the last frame.
  *
  * <p>After: the known records are read back ({@link KnownRecords#readBack}), a {@link RoundTrip} runs on a new
  * topic, and the broker's topics are counted.
@@ -196,23 +197,24 @@ public final class HostileFramesRun {
     private void send(HostileFrameSource.Corpus corpus, int index) {
         HostileFrameSource source =
                 new HostileFrameSource(corpus, new Gen(connectionSeed(index)), workload.maxClaimedBytes);
-        HostileConnection connection = null;
         try (Selector selector = Selector.open()) {
-            while (!stopping) {
-                long number = claimed.getAndIncrement();
-                if (number >= workload.frames) {
-                    return;
+            HostileConnection connection = null;
+            try {
+                while (!stopping) {
+                    long number = claimed.getAndIncrement();
+                    if (number >= workload.frames) {
+                        return;
+                    }
+                    if (number > 0 && number % workload.probeEvery == 0) {
+                        takeProbe(number);
+                    }
+                    connection = sendOne(source.next(), connection, selector);
                 }
-                if (number > 0 && number % workload.probeEvery == 0) {
-                    takeProbe(number);
-                }
-                WireFrame frame = source.next();
-                connection = sendOne(frame, connection, selector);
+            } finally {
+                close(connection); // before its selector closes
             }
         } catch (IOException e) {
             stop("no selector for sender " + index + ": " + e);
-        } finally {
-            close(connection);
         }
     }
 
@@ -310,7 +312,10 @@ public final class HostileFramesRun {
         return new InetSocketAddress(first.substring(0, colon), Integer.parseInt(first.substring(colon + 1)));
     }
 
-    /** Prints how far the run is, and stops it when nothing could be sent for a minute. */
+    /**
+     * Prints how far the run is; takes a probe when no frame was sent since the last line, and stops the run when
+     * none could be sent for a minute.
+     */
     private final class ProgressLine implements Runnable {
         private final long start;
         private long lastSent = -1;
@@ -330,6 +335,8 @@ public final class HostileFramesRun {
             } else if (now - lastChange > NOTHING_SENT_LIMIT.toNanos()) {
                 stop("no frame could be sent for " + NOTHING_SENT_LIMIT.toSeconds() + " s; last connect failure: "
                         + lastConnectFailure.get());
+            } else {
+                takeProbe(frames); // no frame goes through, so no sender reaches the next probe: probe from here
             }
             ProbeLatencies.Summary summary = probes.summary();
             String note = progressNote.get();
