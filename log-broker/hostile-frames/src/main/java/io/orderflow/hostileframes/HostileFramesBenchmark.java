@@ -78,8 +78,8 @@ public final class HostileFramesBenchmark implements Callable<Integer> {
     @Option(
             names = "--kafka-setting",
             paramLabel = "KEY=VALUE",
-            description = "a server.properties line for Apache Kafka beyond its defaults, e.g."
-                    + " queued.max.request.bytes=33554432; repeatable")
+            description = "a server.properties line for Apache Kafka beyond its defaults, e.g. queued.max.request.bytes"
+                    + "=33554432 (which Kafka accepts only with socket.request.max.bytes=16777216 or less); repeatable")
     List<String> kafkaSettings = new ArrayList<>();
 
     @ArgGroup(exclusive = false, multiplicity = "1", heading = "%nSet by ops/bin/bench/hostile-frames:%n")
