@@ -141,6 +141,20 @@ public final class ApacheKafkaLauncher implements BrokerLauncher {
     }
 
     /**
+     * This launcher with {@code heapOptions} in place of {@code kafka-server-start.sh}'s {@code -Xmx1G -Xms1G}, as
+     * setting {@code KAFKA_HEAP_OPTS} does (e.g. {@code -Xmx128m} to start it with the heap another broker is given),
+     * and {@code extraJvmOptions} after the others.
+     */
+    public ApacheKafkaLauncher withHeap(List<String> heapOptions, List<String> extraJvmOptions) {
+        List<String> options = new ArrayList<>(heapOptions);
+        jvmOptions.stream()
+                .filter(option -> !option.startsWith("-Xmx") && !option.startsWith("-Xms"))
+                .forEach(options::add);
+        options.addAll(extraJvmOptions);
+        return new ApacheKafkaLauncher(classpath, source, options, partitions, extraSettings, saslSsl);
+    }
+
+    /**
      * A SASL_SSL client listener's TLS stores and its one SCRAM user. {@link #toString()} leaves the password out.
      */
     record SaslSsl(LocalCertificates certificates, String user, String password) {

@@ -41,6 +41,19 @@ class ApacheKafkaLauncherTest {
     }
 
     @Test
+    void aHeapReplacesKafkaServerStartsAsKafkaHeapOptsDoes() {
+        String described = new ApacheKafkaLauncher(Path.of("/opt/kafka/libs"))
+                .withHeap(List.of("-Xmx128m"), List.of("-XX:+HeapDumpOnOutOfMemoryError"))
+                .describe();
+
+        assertThat(described)
+                .contains("JVM options -Xmx128m -server -XX:+UseG1GC")
+                .endsWith("-XX:+HeapDumpOnOutOfMemoryError, no fsync before acknowledging (Kafka's default)")
+                .doesNotContain("-Xmx1G")
+                .doesNotContain("-Xms1G");
+    }
+
+    @Test
     void plaintextServerPropertiesAreKafkasSingleNodeExample() {
         assertThat(ApacheKafkaLauncher.serverProperties(Path.of("/data/kafka"), 9092, 9093, 6))
                 .isEqualTo("""

@@ -19,7 +19,7 @@ import io.orderflow.broker.log.LogFiles;
 import io.orderflow.broker.network.ConnectionThreads;
 import io.orderflow.broker.network.NetworkLimits;
 import io.orderflow.broker.network.SocketServer;
-import io.orderflow.broker.network.WireClient;
+import io.orderflow.frames.WireClient;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;

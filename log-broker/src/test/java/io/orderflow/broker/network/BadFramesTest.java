@@ -2,9 +2,10 @@ package io.orderflow.broker.network;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.orderflow.broker.protocol.RequestCorpus;
 import io.orderflow.broker.server.LogContents;
 import io.orderflow.broker.server.TestBroker;
+import io.orderflow.frames.RequestCorpus;
+import io.orderflow.frames.WireClient;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Arrays;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.orderflow.broker.handler.ApiVersionsHandler;
 import io.orderflow.broker.handler.RequestDispatcher;
+import io.orderflow.frames.WireClient;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;

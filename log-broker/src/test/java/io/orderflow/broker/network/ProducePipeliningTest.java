@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.orderflow.broker.handler.PipelinedApiHandler;
 import io.orderflow.broker.handler.RequestDispatcher;
+import io.orderflow.frames.WireClient;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;

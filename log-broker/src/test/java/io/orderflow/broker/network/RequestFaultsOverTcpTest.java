@@ -10,6 +10,7 @@ import io.orderflow.broker.handler.BrokerNode;
 import io.orderflow.broker.handler.RequestDispatcher;
 import io.orderflow.broker.handler.RequestFaults;
 import io.orderflow.broker.log.ManualClock;
+import io.orderflow.frames.WireClient;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;

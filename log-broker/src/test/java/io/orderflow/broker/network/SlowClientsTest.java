@@ -3,9 +3,10 @@ package io.orderflow.broker.network;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.orderflow.broker.protocol.RequestCorpus;
 import io.orderflow.broker.server.LogContents;
 import io.orderflow.broker.server.TestBroker;
+import io.orderflow.frames.RequestCorpus;
+import io.orderflow.frames.WireClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

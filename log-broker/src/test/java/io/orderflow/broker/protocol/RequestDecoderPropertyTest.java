@@ -3,6 +3,8 @@ package io.orderflow.broker.protocol;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.orderflow.frames.FrameMutation;
+import io.orderflow.frames.RequestCorpus;
 import io.orderflow.property.Gen;
 import io.orderflow.property.Properties;
 import java.lang.management.ManagementFactory;

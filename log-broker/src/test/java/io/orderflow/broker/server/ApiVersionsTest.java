@@ -2,7 +2,7 @@ package io.orderflow.broker.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.orderflow.broker.network.WireClient;
+import io.orderflow.frames.WireClient;
 import java.nio.file.Path;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;

@@ -3,9 +3,9 @@ package io.orderflow.broker.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.orderflow.broker.network.WireClient;
-import io.orderflow.broker.protocol.FrameMutation;
-import io.orderflow.broker.protocol.RequestCorpus;
+import io.orderflow.frames.FrameMutation;
+import io.orderflow.frames.RequestCorpus;
+import io.orderflow.frames.WireClient;
 import io.orderflow.property.Gen;
 import io.orderflow.property.Properties;
 import java.io.IOException;

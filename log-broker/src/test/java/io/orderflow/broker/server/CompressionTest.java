@@ -2,8 +2,8 @@ package io.orderflow.broker.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.orderflow.broker.network.WireClient;
-import io.orderflow.broker.protocol.RequestCorpus;
+import io.orderflow.frames.RequestCorpus;
+import io.orderflow.frames.WireClient;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.orderflow.broker.network.NetworkStats;
-import io.orderflow.broker.network.WireClient;
-import io.orderflow.broker.protocol.RequestCorpus;
+import io.orderflow.frames.RequestCorpus;
+import io.orderflow.frames.WireClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

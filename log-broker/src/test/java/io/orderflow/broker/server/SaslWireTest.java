@@ -3,8 +3,8 @@ package io.orderflow.broker.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.orderflow.broker.log.ManualClock;
-import io.orderflow.broker.network.WireClient;
 import io.orderflow.broker.security.ScramMechanism;
+import io.orderflow.frames.WireClient;
 import io.orderflow.property.Gen;
 import io.orderflow.property.Properties;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package io.orderflow.broker.server;
 
-import io.orderflow.broker.network.WireClient;
 import io.orderflow.broker.security.ScramMechanism;
+import io.orderflow.frames.WireClient;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;

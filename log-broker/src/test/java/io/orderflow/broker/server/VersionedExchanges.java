@@ -2,7 +2,7 @@ package io.orderflow.broker.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.orderflow.broker.protocol.RequestCorpus;
+import io.orderflow.frames.RequestCorpus;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.EnumMap;

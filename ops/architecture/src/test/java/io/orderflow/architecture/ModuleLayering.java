@@ -19,15 +19,19 @@ import java.util.List;
  *                                              ops.redrive, ops.replay, ops.admin  (the operator commands)
  *   services      orders, relay, inventory, notification, analytics                (no service uses another, or the broker)
  *   broker        broker                                                           (uses none of ours)
+ *   proofs        hostileframes                                                    (reach a broker over TCP only)
  *   test fixtures testing                                                          (may use the broker: it starts one)
- *   libraries     contracts, outbox, consumer, kafka, process, postgres, backoff, property
+ *   libraries     contracts, outbox, consumer, kafka, process, postgres, backoff, property, frames
  * </pre>
  *
  * A layer may use the layers below it only, and no two top packages may depend on each other in a cycle.
  */
 final class ModuleLayering {
     static final List<String> LIBRARIES =
-            List.of("contracts", "outbox", "consumer", "kafka", "process", "postgres", "backoff", "property");
+            List.of("contracts", "outbox", "consumer", "kafka", "process", "postgres", "backoff", "property", "frames");
+    /** What proves the broker from outside, packaged: it starts brokers as processes and speaks to them over TCP. */
+    static final List<String> PROOFS = List.of("hostileframes");
+
     static final List<String> SERVICES = List.of("orders", "relay", "inventory", "notification", "analytics");
     static final List<String> OPS = List.of("lag", "platform", "ops");
 
@@ -39,6 +43,7 @@ final class ModuleLayering {
         rules.add(librariesUseNoModuleAbove(root));
         rules.add(brokerUsesNoneOfOurs(root));
         rules.add(servicesSpeakOnlyTheProtocol(root));
+        rules.add(proofsSpeakOnlyTheProtocol(root));
         rules.addAll(servicesUseNoOtherService(root));
         rules.add(nothingBelowOpsUsesOps(root));
         rules.add(loadToolkitUsesNoDrillOrBenchmark(root));
@@ -51,6 +56,7 @@ final class ModuleLayering {
 
     static ArchRule librariesUseNoModuleAbove(String root) {
         List<String> above = new ArrayList<>(List.of("broker", "testing"));
+        above.addAll(PROOFS);
         above.addAll(SERVICES);
         above.addAll(OPS);
         return noClasses()
@@ -76,6 +82,18 @@ final class ModuleLayering {
                 .should()
                 .dependOnClassesThat(resideInAnyPackage(packages(root, forbidden)))
                 .as("services use no broker, test fixture or ops code: they speak only the Kafka protocol");
+    }
+
+    static ArchRule proofsSpeakOnlyTheProtocol(String root) {
+        List<String> forbidden = new ArrayList<>(List.of("broker", "testing"));
+        forbidden.addAll(SERVICES);
+        forbidden.addAll(OPS);
+        return noClasses()
+                .that(resideInAnyPackage(packages(root, PROOFS)))
+                .should()
+                .dependOnClassesThat(resideInAnyPackage(packages(root, forbidden)))
+                .as("the broker's proofs use no broker, test fixture, service or ops code: they start a broker as a"
+                        + " process and reach it over TCP");
     }
 
     static List<ArchRule> servicesUseNoOtherService(String root) {

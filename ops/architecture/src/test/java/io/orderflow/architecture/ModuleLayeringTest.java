@@ -28,7 +28,9 @@ class ModuleLayeringTest {
                 "process",
                 "postgres",
                 "backoff",
+                "frames",
                 "testing",
+                "hostileframes",
                 "broker",
                 "orders",
                 "relay",
@@ -77,6 +79,15 @@ class ModuleLayeringTest {
                         .check(WRONG_SAMPLE))
                 .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("SampleStock");
+    }
+
+    @Test
+    void aHarnessUsingTheBrokersCodeIsCaught() {
+        assertThatThrownBy(
+                        () -> ModuleLayering.proofsSpeakOnlyTheProtocol(SAMPLE).check(WRONG_SAMPLE))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("SampleHarness")
+                .hasMessageContaining("SampleLog");
     }
 
     @Test

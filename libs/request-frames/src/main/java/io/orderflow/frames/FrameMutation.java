@@ -1,4 +1,4 @@
-package io.orderflow.broker.protocol;
+package io.orderflow.frames;
 
 import io.orderflow.property.Gen;
 import java.nio.ByteBuffer;
@@ -7,8 +7,9 @@ import java.util.List;
 
 /**
  * One change to a frame, as a fuzzer makes them: a flipped bit, a length or count field overwritten with a
- * value near a limit, a truncation, bytes inserted or deleted. Positions wrap around the frame's length, so any
- * mutation applies to any frame; records, so they print readably.
+ * value near a limit, a truncation, bytes inserted or deleted, the header's API key or version swapped for
+ * another's, two frames spliced. Positions wrap around the frame's length, so any mutation applies to any frame;
+ * records, so they print readably. A frame here is header and body, without the size prefix.
  */
 public sealed interface FrameMutation {
     byte[] apply(byte[] frame);
@@ -98,6 +99,37 @@ public sealed interface FrameMutation {
             System.arraycopy(f, at + n, m, at, f.length - at - n);
             return m;
         }
+    }
+
+    /** The frame up to {@code position}, then {@code tail} (another frame's end): two requests mixed into one. */
+    record Splice(int position, byte[] tail) implements FrameMutation {
+        public byte[] apply(byte[] f) {
+            int at = f.length == 0 ? 0 : position % (f.length + 1);
+            byte[] m = Arrays.copyOf(f, at + tail.length);
+            System.arraycopy(tail, 0, m, at, tail.length);
+            return m;
+        }
+
+        @Override
+        public String toString() {
+            return "Splice[position=" + position + ", tail=" + tail.length + " bytes]";
+        }
+    }
+
+    /** The header's API key (its first two bytes) set to {@code apiKey}: the body is then read as that API's. */
+    static FrameMutation apiKey(int apiKey) {
+        return new OverwriteField(0, 2, apiKey);
+    }
+
+    /** The header's API version (bytes 2 and 3) set to {@code version}: the body is then read as that version's. */
+    static FrameMutation apiVersion(int version) {
+        return new OverwriteField(2, 2, version);
+    }
+
+    /** {@code frame} cut at a random position, with the end of {@code other} from a random position after it. */
+    static FrameMutation splice(Gen gen, byte[] other) {
+        int from = gen.ints(0, other.length);
+        return new Splice(position(gen), Arrays.copyOfRange(other, from, other.length));
     }
 
     /** Any one mutation, with field values near the limits a decoder must check. */

@@ -1,4 +1,4 @@
-package io.orderflow.broker.protocol;
+package io.orderflow.frames;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package io.orderflow.broker.network;
+package io.orderflow.frames;
 
 import java.io.Closeable;
 import java.io.DataInputStream;
@@ -17,8 +17,8 @@ import org.apache.kafka.common.requests.RequestHeader;
 /**
  * A Kafka client that is nothing but a socket: it writes exactly the bytes it is given, so a test can send what
  * no real client would (oversized, truncated, pipelined or corrupt frames) and then read the broker's answers
- * or see it hang up. Every read gives up after {@link #READ_TIMEOUT_MS}, so a broker that neither answers nor
- * closes fails the test instead of hanging it. Not thread-safe.
+ * or see it hang up. Every read gives up after {@link #READ_TIMEOUT_MS} (or the timeout given), so a broker that
+ * neither answers nor closes fails the test, or the probe, instead of hanging it. Not thread-safe.
  */
 public final class WireClient implements Closeable {
     public static final int READ_TIMEOUT_MS = 15_000;
@@ -39,14 +39,29 @@ public final class WireClient implements Closeable {
 
     /** A client whose socket buffers at most about {@code receiveBufferBytes} of answers it has not read. */
     public static WireClient connect(int port, int receiveBufferBytes) throws IOException {
+        return connect(new InetSocketAddress("127.0.0.1", port), receiveBufferBytes, READ_TIMEOUT_MS);
+    }
+
+    /** A client of {@code address} that gives up connecting, and then each read, after {@code timeoutMillis}. */
+    public static WireClient connect(InetSocketAddress address, int timeoutMillis) throws IOException {
+        return connect(address, 0, timeoutMillis);
+    }
+
+    private static WireClient connect(InetSocketAddress address, int receiveBufferBytes, int timeoutMillis)
+            throws IOException {
         Socket socket = new Socket();
-        if (receiveBufferBytes > 0) {
-            socket.setReceiveBufferSize(receiveBufferBytes);
+        try {
+            if (receiveBufferBytes > 0) {
+                socket.setReceiveBufferSize(receiveBufferBytes);
+            }
+            socket.setTcpNoDelay(true);
+            socket.setSoTimeout(timeoutMillis);
+            socket.connect(address, timeoutMillis);
+            return new WireClient(socket);
+        } catch (IOException e) {
+            socket.close();
+            throw e;
         }
-        socket.setTcpNoDelay(true);
-        socket.setSoTimeout(READ_TIMEOUT_MS);
-        socket.connect(new InetSocketAddress("127.0.0.1", port), READ_TIMEOUT_MS);
-        return new WireClient(socket);
     }
 
     /** A client over a socket already connected to the broker; reads give up after {@link #READ_TIMEOUT_MS}. */
