@@ -2,7 +2,7 @@ package io.orderflow.broker.server;
 
 import static org.awaitility.Awaitility.await;
 
-import io.orderflow.broker.network.WireClient;
+import io.orderflow.frames.WireClient;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;

@@ -3,7 +3,7 @@ package io.orderflow.broker.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.orderflow.broker.network.WireClient;
+import io.orderflow.frames.WireClient;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;

@@ -2,7 +2,7 @@ package io.orderflow.broker.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.orderflow.broker.network.WireClient;
+import io.orderflow.frames.WireClient;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
