@@ -1,6 +1,8 @@
 package io.orderflow.broker.network;
 
 import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * What each connection's threads (the one reading and handling its requests, and the {@link ReplyWriter}'s, started
@@ -28,6 +30,36 @@ public enum ConnectionThreads {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(
                     "Setting connection.threads=" + value + " is neither platform nor virtual", e);
+        }
+    }
+
+    /**
+     * Platform threads that have served a connection and wait, a minute at most, for the next one: a client that opens
+     * and closes connections in a tight loop would otherwise have the acceptor create an OS thread for each, about half
+     * a millisecond apiece, and a new client would wait behind that queue.
+     */
+    private static final ExecutorService REUSED_PLATFORM_THREADS = Executors.newCachedThreadPool(
+            Thread.ofPlatform().name("conn-idle-", 0).daemon(true).factory());
+
+    /**
+     * Runs a connection's {@code task} on a thread of this kind named {@code name} while it runs: a platform thread
+     * another connection has finished with, or a new one; a new virtual thread.
+     */
+    void run(String name, Runnable task) {
+        switch (this) {
+            case PLATFORM ->
+                REUSED_PLATFORM_THREADS.execute(() -> {
+                    Thread thread = Thread.currentThread();
+                    String idle = thread.getName();
+                    thread.setName(name);
+                    try {
+                        task.run();
+                    } finally {
+                        Thread.interrupted(); // the next connection starts with a clear flag
+                        thread.setName(idle);
+                    }
+                });
+            case VIRTUAL -> Thread.ofVirtual().name(name).start(task);
         }
     }
 

@@ -170,7 +170,7 @@ public final class SocketServer implements Closeable {
                 stats.accepted();
                 try {
                     socket.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                    threads.start(id, connection);
+                    threads.run(id, connection);
                 } catch (IOException | RuntimeException e) {
                     connection.close();
                     throw e;
