@@ -28,6 +28,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class SocketServer implements Closeable {
     private static final Logger log = LoggerFactory.getLogger(SocketServer.class);
+    /** How long the acceptor pauses after an accept failed (out of file descriptors, most likely). */
+    private static final long ACCEPT_RETRY_MS = 50;
 
     private final ServerSocketChannel server;
     private final Listener listener;
@@ -42,6 +44,8 @@ public final class SocketServer implements Closeable {
     private final AtomicLong ids = new AtomicLong();
     private final Thread acceptor;
     private final Thread idleReaper;
+    /** Accepts that failed in a row (acceptor thread only). */
+    private long failedAccepts;
 
     private SocketServer(
             ServerSocketChannel server,
@@ -179,9 +183,25 @@ public final class SocketServer implements Closeable {
                 return;
             } catch (IOException | RuntimeException e) {
                 if (server.isOpen()) {
-                    log.atWarn().addKeyValue("error", e.toString()).log("Accepting a connection failed");
+                    // Out of file descriptors (EMFILE) the connection stays queued and the next accept fails the same
+                    // way at once: pause, so that the acceptor neither spins nor floods the log, and try again.
+                    failedAccepts++;
+                    if (failedAccepts == 1 || failedAccepts % 1_000 == 0) {
+                        log.atWarn()
+                                .addKeyValue("error", e.toString())
+                                .addKeyValue("failedInARow", failedAccepts)
+                                .addKeyValue("retryMs", ACCEPT_RETRY_MS)
+                                .log("Accepting a connection failed");
+                    }
+                    try {
+                        Thread.sleep(ACCEPT_RETRY_MS);
+                    } catch (InterruptedException interrupted) {
+                        return;
+                    }
                 }
+                continue;
             }
+            failedAccepts = 0;
         }
     }
 

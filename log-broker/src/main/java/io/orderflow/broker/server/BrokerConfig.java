@@ -55,8 +55,9 @@ public record BrokerConfig(
         doc("num.partitions", "1", "partitions of auto-created topics and CreateTopics without a count");
         doc(
                 "max.partitions",
-                "10000",
-                "partitions of all topics together; creating or growing a topic beyond it is a POLICY_VIOLATION");
+                "1000",
+                "partitions of all topics together (each keeps three files open); creating or growing a topic beyond it"
+                        + " is a POLICY_VIOLATION");
         doc(
                 "socket.request.max.bytes",
                 "104857600",
