@@ -12,8 +12,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -41,22 +39,7 @@ class MailPipeliningTest {
     @Test
     void eachMailsEnvelopeAndDataCommandGoOutAsOneGroupWhenTheServerOffersPipelining() throws Exception {
         String batch = "pipelined-" + UUID.randomUUID().toString().substring(0, 8);
-        try (Connection tx = dataSource.getConnection();
-                PreparedStatement customers = tx.prepareStatement("INSERT INTO order_customers (order_id, customer_id)"
-                        + " SELECT ? || '-' || n, ? || '-' || n FROM generate_series(1, ?) n");
-                PreparedStatement mails = tx.prepareStatement("INSERT INTO notifications (event_id, order_id,"
-                        + " event_type, lifecycle_step, subject, body) SELECT gen_random_uuid(), ? || '-' || n,"
-                        + " 'OrderCreated', 1, 'Your order', 'Thank you.' FROM generate_series(1, ?) n")) {
-            tx.setAutoCommit(false);
-            customers.setString(1, batch);
-            customers.setString(2, batch);
-            customers.setInt(3, MAILS);
-            customers.executeUpdate();
-            mails.setString(1, batch);
-            mails.setInt(2, MAILS);
-            mails.executeUpdate();
-            tx.commit();
-        }
+        PendingMails.write(dataSource, batch, MAILS);
 
         await().atMost(Duration.ofSeconds(60)).until(() -> ours(batch).size() == MAILS);
 

@@ -22,8 +22,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.specification.RequestSpecification;
 import jakarta.inject.Inject;
 import java.math.BigDecimal;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -167,20 +165,7 @@ class NotificationConsumerTest {
         gate.close();
         try {
             gate.resetMostHeld();
-            try (Connection tx = dataSource.getConnection();
-                    PreparedStatement customers = tx.prepareStatement("INSERT INTO order_customers (order_id,"
-                            + " customer_id) SELECT ? || '-' || n, ? || '-' || n FROM generate_series(1, 100) n");
-                    PreparedStatement mails = tx.prepareStatement("INSERT INTO notifications (event_id, order_id,"
-                            + " event_type, lifecycle_step, subject, body) SELECT gen_random_uuid(), ? || '-' || n,"
-                            + " 'OrderCreated', 1, 'Your order', 'Thank you.' FROM generate_series(1, 100) n")) {
-                tx.setAutoCommit(false);
-                customers.setString(1, batch);
-                customers.setString(2, batch);
-                customers.executeUpdate();
-                mails.setString(1, batch);
-                mails.executeUpdate();
-                tx.commit();
-            }
+            PendingMails.write(dataSource, batch, 100);
             await().atMost(WITHIN).until(() -> gate.held().size() == 32);
         } finally {
             gate.open();
