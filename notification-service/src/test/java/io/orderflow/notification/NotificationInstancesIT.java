@@ -76,7 +76,12 @@ class NotificationInstancesIT {
 
                 // Killed while the server has stored one of its mails and not yet answered: the mail it will receive
                 // twice. The gate holds the answers back for the moment that takes.
-                await().atMost(WITHIN).until(() -> server.getReceivedMessages().length >= mails / 5);
+                // Each instance marks a group of mails sent once the server has answered every mail in it: wait until
+                // the victim has marked one, so that it has mails of its own to show afterwards.
+                await().atMost(WITHIN)
+                        .until(() -> server.getReceivedMessages().length >= mails / 5
+                                && !messageIdsOf(rowsWhere(database, "status = 'SENT'"), victim)
+                                        .isEmpty());
                 gate.close();
                 await().atMost(WITHIN)
                         .until(() -> !Collections.disjoint(
