@@ -1,6 +1,7 @@
 package io.orderflow.broker.network;
 
 import java.util.ArrayDeque;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -21,7 +22,8 @@ import java.util.function.BooleanSupplier;
  * <p>A reservation is released once the request has been handled (its answer may still be on its way out). Answers
  * are not counted: a Fetch's records go from the log file to the socket ({@code FileRegion}).
  *
- * <p>Thread-safe: connections reserve and release on their own threads.
+ * <p>Thread-safe: connections reserve and release on their own threads. A small frame's reservation and every release
+ * are lock-free counter updates, so most requests never take the lock; only large frames queue on it.
  */
 public final class RequestMemory {
     /** Frames up to this size never wait for the budget. */
@@ -31,9 +33,13 @@ public final class RequestMemory {
     private static final long RECHECK_MS = 100;
 
     private final long budget;
+    /** Tickets of the large frames waiting, first come first; guarded by this. */
     private final ArrayDeque<Object> waiting = new ArrayDeque<>();
-    private long reserved;
-    private long mostReserved;
+    /** Small frames come and go without the lock: most requests never touch it. */
+    private final AtomicLong reserved = new AtomicLong();
+
+    private final AtomicLong mostReserved = new AtomicLong();
+    private volatile int waitingFrames;
 
     /** A budget of {@code budget} bytes; {@link Long#MAX_VALUE}: unbounded. */
     public RequestMemory(long budget) {
@@ -69,15 +75,16 @@ public final class RequestMemory {
         if (!fits(bytes)) {
             throw new IllegalArgumentException("A frame of " + bytes + " bytes exceeds the budget of " + budget);
         }
+        if (bytes <= SMALL_FRAME_BYTES) {
+            add(bytes);
+            return true;
+        }
         synchronized (this) {
-            if (bytes <= SMALL_FRAME_BYTES) {
-                add(bytes);
-                return true;
-            }
             Object ticket = new Object();
             waiting.addLast(ticket);
+            waitingFrames = waiting.size();
             try {
-                while (waiting.peekFirst() != ticket || reserved + bytes > budget) {
+                while (waiting.peekFirst() != ticket || reserved.get() + bytes > budget) {
                     if (!stillWanted.getAsBoolean()) {
                         return false;
                     }
@@ -87,34 +94,39 @@ public final class RequestMemory {
                 return true;
             } finally {
                 waiting.remove(ticket);
+                waitingFrames = waiting.size();
                 notifyAll();
             }
         }
     }
 
-    /** Gives back what {@link #reserve} took for a frame of {@code bytes}. */
-    synchronized void release(int bytes) {
-        reserved -= bytes;
-        notifyAll();
+    /** Gives back what {@link #reserve} took for a frame of {@code bytes}; wakes the waiting frames, if any. */
+    void release(int bytes) {
+        reserved.addAndGet(-bytes);
+        if (waitingFrames > 0) {
+            synchronized (this) {
+                notifyAll();
+            }
+        }
     }
 
     /** Bytes reserved now. */
-    public synchronized long reserved() {
-        return reserved;
+    public long reserved() {
+        return reserved.get();
     }
 
     /** The most bytes reserved at once since the broker started. */
-    public synchronized long mostReserved() {
-        return mostReserved;
+    public long mostReserved() {
+        return mostReserved.get();
     }
 
     /** Frames waiting for room now. */
-    public synchronized int waitingFrames() {
-        return waiting.size();
+    public int waitingFrames() {
+        return waitingFrames;
     }
 
     private void add(int bytes) {
-        reserved += bytes;
-        mostReserved = Math.max(mostReserved, reserved);
+        long now = reserved.addAndGet(bytes);
+        mostReserved.accumulateAndGet(now, Math::max);
     }
 }
