@@ -85,8 +85,7 @@ final class BrokerSupervisor implements AutoCloseable {
         if (nanoTime.getAsLong() - startedNanos >= STABLE_AFTER.toNanos()) {
             nextDelay = FIRST_DELAY;
         }
-        Duration delay = nextDelay;
-        nextDelay = nextDelay.multipliedBy(2).compareTo(MOST_DELAY) > 0 ? MOST_DELAY : nextDelay.multipliedBy(2);
+        Duration delay = takeDelay();
         lastExitCode = code;
         err.printf(
                 "%norderflow platform: %s (pid %d) exited with code %d by itself; starting it again on its log in %d s."
@@ -109,12 +108,7 @@ final class BrokerSupervisor implements AutoCloseable {
                 watch(broker);
             });
         } catch (RuntimeException e) {
-            Duration delay;
-            synchronized (this) {
-                delay = nextDelay;
-                nextDelay =
-                        nextDelay.multipliedBy(2).compareTo(MOST_DELAY) > 0 ? MOST_DELAY : nextDelay.multipliedBy(2);
-            }
+            Duration delay = takeDelay();
             if (!stopping.get()) {
                 err.printf(
                         "orderflow platform: %s did not start again (%s); trying again in %d s.%n",
@@ -122,6 +116,14 @@ final class BrokerSupervisor implements AutoCloseable {
                 scheduler.schedule(this::restart, delay.toMillis(), TimeUnit.MILLISECONDS);
             }
         }
+    }
+
+    /** The wait before the next restart; the one after it twice as long, up to {@link #MOST_DELAY}. */
+    private synchronized Duration takeDelay() {
+        Duration delay = nextDelay;
+        Duration doubled = nextDelay.multipliedBy(2);
+        nextDelay = doubled.compareTo(MOST_DELAY) > 0 ? MOST_DELAY : doubled;
+        return delay;
     }
 
     @Override
