@@ -6,6 +6,7 @@ import io.orderflow.broker.log.LogException;
 import io.orderflow.broker.log.LogReadResult;
 import io.orderflow.broker.log.PartitionLog;
 import io.orderflow.broker.log.Topic;
+import io.orderflow.broker.quota.ClientQuotas;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -19,6 +20,7 @@ import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.protocol.ObjectSerializationCache;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.UnalignedFileRecords;
 import org.apache.kafka.common.requests.AbstractResponse;
@@ -36,6 +38,11 @@ import org.apache.kafka.common.requests.FetchResponse;
  * without a copy. No transactions, so {@code read_committed} reads what {@code read_uncommitted} reads and the
  * last stable offset is the high watermark.
  *
+ * <p>A consumer with a {@code consumer_byte_rate} quota ({@link ClientQuotas}) gets at most what the quota allows in
+ * its measured span ({@code max_bytes} is capped to it, as in Kafka), and its answer's size is charged to it; when
+ * that puts it over its quota, the answer goes out without any partition and with {@code throttle_time_ms} set, the
+ * empty full-fetch answer KIP-219 describes, and the consumer asks again for the same offsets after the wait.
+ *
  * <p>Authorisation, as Kafka's for consumers: READ on each topic, checked before the topic's existence; a topic
  * without it is answered TOPIC_AUTHORIZATION_FAILED for each of its partitions, without records, and is not
  * waited on (nor does it end the wait of the others, as in Kafka).
@@ -43,10 +50,16 @@ import org.apache.kafka.common.requests.FetchResponse;
 public final class FetchHandler implements ApiHandler<FetchRequest> {
     private final LogDirectory logs;
     private final Permissions permissions;
+    private final ClientQuotas quotas;
 
     public FetchHandler(LogDirectory logs, Permissions permissions) {
+        this(logs, permissions, ClientQuotas.none());
+    }
+
+    public FetchHandler(LogDirectory logs, Permissions permissions, ClientQuotas quotas) {
         this.logs = logs;
         this.permissions = permissions;
+        this.quotas = quotas;
     }
 
     private record Target(FetchResponseData.PartitionData response, PartitionLog log, long offset, int maxBytes) {}
@@ -97,10 +110,13 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
             response.responses().add(topicResponse);
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, data.maxWaitMs()));
-        int bytes = readTogether(targets, data.maxBytes());
+        String user = client.principal().name();
+        int maxBytes = Math.min(data.maxBytes(), quotas.maxFetchBytes(user, client.clientId()));
+        int minBytes = Math.min(data.minBytes(), maxBytes);
+        int bytes = readTogether(targets, maxBytes);
         // As Kafka does, a partition that cannot be read ends the wait at once: waiting fixes neither an unknown
         // partition nor an offset out of range, and the client should hear of it now, not after max.wait.ms.
-        while (bytes < data.minBytes()
+        while (bytes < minBytes
                 && !unknownPartitions
                 && !anyFailed(targets)
                 && System.nanoTime() < deadline
@@ -108,7 +124,15 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
             if (!awaitData(targets, deadline)) {
                 break;
             }
-            bytes = readTogether(targets, data.maxBytes());
+            bytes = readTogether(targets, maxBytes);
+        }
+        int throttle = quotas.chargeFetch(
+                user, client.clientId(), response.size(new ObjectSerializationCache(), request.version()));
+        if (throttle > 0) {
+            return FetchResponse.of(new FetchResponseData()
+                    .setThrottleTimeMs(throttle)
+                    .setErrorCode(Errors.NONE.code())
+                    .setSessionId(0));
         }
         return FetchResponse.of(response);
     }

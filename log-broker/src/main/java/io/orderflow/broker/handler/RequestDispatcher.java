@@ -3,6 +3,10 @@ package io.orderflow.broker.handler;
 import io.orderflow.broker.protocol.DecodedRequest;
 import io.orderflow.broker.protocol.MalformedRequestException;
 import io.orderflow.broker.protocol.RequestDecoder;
+import io.orderflow.broker.quota.ClientQuotas;
+import io.orderflow.broker.quota.QuotaType;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.util.Collections;
@@ -19,6 +23,7 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.AbstractResponse;
 import org.apache.kafka.common.requests.ApiVersionsResponse;
+import org.apache.kafka.common.requests.ProduceRequest;
 
 /**
  * Routes each request frame to the handler of its API and turns the answer into bytes to send. The table of
@@ -33,7 +38,13 @@ import org.apache.kafka.common.requests.ApiVersionsResponse;
  * {@code UNKNOWN_SERVER_ERROR} answer; both are counted and logged, rate-limited, by {@link RequestFaults}. Neither
  * costs the client its connection or crashes the broker. An error answer that kafka-clients cannot build from the
  * request's body ({@link ErrorAnswers}) closes the connection with an {@link UnanswerableRequestException}, like a
- * malformed request. Thread-safe after construction.
+ * malformed request.
+ *
+ * <p>Client quotas ({@link ClientQuotas}): a Produce's bytes, and the handling time of every request but the login
+ * ones (the thread's CPU time, so a Fetch waiting for data or a Produce waiting for its fsync costs nothing while it
+ * waits), are charged here; a Fetch charges its answer's bytes itself. The longest throttle goes into the answer's
+ * {@code throttle_time_ms} and into {@link Reply#throttleMs()}, for which the connection then stops reading. A
+ * Produce with {@code acks=0} is exempt from the request-time quota, as in Kafka. Thread-safe after construction.
  */
 public final class RequestDispatcher {
     /** A supported API: its handler and the version range we implement fully. */
@@ -43,20 +54,25 @@ public final class RequestDispatcher {
     private static final Set<ApiKeys> SESSIONLESS =
             EnumSet.of(ApiKeys.API_VERSIONS, ApiKeys.SASL_HANDSHAKE, ApiKeys.SASL_AUTHENTICATE);
 
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
     private final Map<ApiKeys, Registration> registrations;
     private final BiConsumer<ApiKeys, Long> requestTimer;
     private final RequestFaults faults;
     private final Clock clock;
+    private final ClientQuotas quotas;
 
     private RequestDispatcher(
             Map<ApiKeys, Registration> registrations,
             BiConsumer<ApiKeys, Long> requestTimer,
             RequestFaults faults,
-            Clock clock) {
+            Clock clock,
+            ClientQuotas quotas) {
         this.registrations = Collections.unmodifiableMap(new EnumMap<>(registrations));
         this.requestTimer = requestTimer;
         this.faults = faults;
         this.clock = clock;
+        this.quotas = quotas;
     }
 
     public static Builder builder() {
@@ -65,9 +81,14 @@ public final class RequestDispatcher {
 
     /**
      * The answer to one frame. {@link #answer()} may wait (a Produce waiting for its fsync) and returns the bytes
-     * to send, or null when the protocol wants no response (a Produce with {@code acks=0}); call it once.
+     * to send, or null when the protocol wants no response (a Produce with {@code acks=0}); call it once. {@link
+     * #throttleMs()} is how long the connection must not be read after this request, for the client's quotas.
      */
-    public record Reply(Supplier<Send> answer) {}
+    public record Reply(Supplier<Send> answer, int throttleMs) {
+        public Reply(Supplier<Send> answer) {
+            this(answer, 0);
+        }
+    }
 
     /**
      * Whether the frame's request may start while earlier requests of its connection still wait for their
@@ -92,6 +113,7 @@ public final class RequestDispatcher {
      *     caller closes the connection
      */
     public Reply dispatch(ClientInfo client, ByteBuffer frame) {
+        int frameBytes = frame.remaining();
         DecodedRequest request = RequestDecoder.decode(frame);
         ApiKeys api = request.header().apiKey();
         short version = request.header().apiVersion();
@@ -111,23 +133,39 @@ public final class RequestDispatcher {
                                 api, version, registration.minVersion(), registration.maxVersion());
             }
             ApiVersionsResponse refusal = apiVersions(Errors.UNSUPPORTED_VERSION);
-            return reply(request, client, () -> refusal, (short) 0, start);
+            return reply(request, client, () -> refusal, (short) 0, start, 0);
         }
-        ClientInfo named =
-                new ClientInfo(client.connectionId(), request.header().clientId(), client.host(), client.session());
+        ClientInfo named = new ClientInfo(
+                client.connectionId(),
+                request.header().clientId() == null ? "" : request.header().clientId(),
+                client.host(),
+                client.session());
+        boolean timed = quotas.enforces(QuotaType.REQUEST) && !SESSIONLESS.contains(api);
+        long cpuStart = timed ? cpuNanos() : 0;
         PipelinedApiHandler.Completion completion;
+        AbstractResponse answered = null;
         try {
             if (registration.handler() instanceof PipelinedApiHandler<AbstractRequest> pipelined) {
                 completion = pipelined.start(named, request.body());
             } else {
-                AbstractResponse response = registration.handler().handle(named, request.body());
+                answered = registration.handler().handle(named, request.body());
+                AbstractResponse response = answered;
                 completion = () -> response;
             }
         } catch (RuntimeException e) {
-            AbstractResponse failure = failed(request, named, e);
+            answered = failed(request, named, e);
+            AbstractResponse failure = answered;
             completion = () -> failure;
         }
-        return reply(request, named, completion, version, start);
+        int throttle = answered == null ? 0 : answered.throttleTimeMs();
+        String user = named.principal().name();
+        if (api == ApiKeys.PRODUCE) {
+            throttle = Math.max(throttle, quotas.chargeProduce(user, named.clientId(), frameBytes));
+        }
+        if (timed && !(request.body() instanceof ProduceRequest produce && produce.acks() == 0)) {
+            throttle = Math.max(throttle, quotas.chargeRequestTime(user, named.clientId(), cpuNanos() - cpuStart));
+        }
+        return reply(request, named, completion, version, start, throttle);
     }
 
     private Reply reply(
@@ -135,18 +173,33 @@ public final class RequestDispatcher {
             ClientInfo client,
             PipelinedApiHandler.Completion completion,
             short responseVersion,
-            long start) {
+            long start,
+            int throttleMs) {
         ApiKeys api = request.header().apiKey();
-        return new Reply(() -> {
-            AbstractResponse response;
-            try {
-                response = completion.await();
-            } catch (RuntimeException e) {
-                response = failed(request, client, e);
-            }
-            requestTimer.accept(api, System.nanoTime() - start);
-            return response == null ? null : encode(request, client, response, responseVersion);
-        });
+        return new Reply(
+                () -> {
+                    AbstractResponse response;
+                    try {
+                        response = completion.await();
+                    } catch (RuntimeException e) {
+                        response = failed(request, client, e);
+                    }
+                    requestTimer.accept(api, System.nanoTime() - start);
+                    if (response == null) {
+                        return null;
+                    }
+                    if (throttleMs > response.throttleTimeMs()) {
+                        response.maybeSetThrottleTimeMs(throttleMs);
+                    }
+                    return encode(request, client, response, responseVersion);
+                },
+                throttleMs);
+    }
+
+    /** This thread's CPU time; wall time where the JVM cannot tell. */
+    private static long cpuNanos() {
+        long cpu = THREADS.isCurrentThreadCpuTimeSupported() ? THREADS.getCurrentThreadCpuTime() : -1;
+        return cpu < 0 ? System.nanoTime() : cpu;
     }
 
     /**
@@ -226,6 +279,7 @@ public final class RequestDispatcher {
         private BiConsumer<ApiKeys, Long> requestTimer = (api, nanos) -> {};
         private RequestFaults faults = new RequestFaults(Clock.systemUTC());
         private Clock clock = Clock.systemUTC();
+        private ClientQuotas quotas;
 
         /** Supports {@code api} from its oldest version to {@code maxVersion}. */
         @SuppressWarnings("unchecked")
@@ -263,8 +317,15 @@ public final class RequestDispatcher {
             return this;
         }
 
+        /** The client quotas to charge requests to; none by default. */
+        public Builder quotas(ClientQuotas quotas) {
+            this.quotas = quotas;
+            return this;
+        }
+
         public RequestDispatcher build() {
-            return new RequestDispatcher(registrations, requestTimer, faults, clock);
+            return new RequestDispatcher(
+                    registrations, requestTimer, faults, clock, quotas == null ? ClientQuotas.none() : quotas);
         }
     }
 }

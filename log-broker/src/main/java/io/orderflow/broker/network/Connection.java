@@ -12,6 +12,7 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 import javax.net.ssl.SSLException;
@@ -30,6 +31,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>On a TLS listener the handshake comes first, on this thread; on a SASL listener the {@link ConnectionSession}
  * keeps everything but the login requests out until the client has logged in (see {@link RequestDispatcher}).
+ *
+ * <p>A request that puts the client over one of its quotas is answered at once with {@code throttle_time_ms}, and
+ * the connection is then not read for that long ({@link RequestDispatcher.Reply#throttleMs()}): Kafka's channel
+ * muting (KIP-219), which holds back a client that ignores the throttle time.
  *
  * <p>Each frame's bytes are reserved in the broker's {@link RequestMemory} before its body is read, and given back
  * once it is handled; a large frame may wait there for room, and the connection is not read meanwhile.
@@ -61,6 +66,9 @@ final class Connection implements Runnable {
     private Thread writerThread;
 
     private volatile long lastActivityNanos;
+    /** Until when, on {@code nanoTime}'s scale, the connection is not read because its client is throttled. */
+    private long mutedUntilNanos;
+
     private volatile boolean handling;
 
     Connection(
@@ -192,6 +200,7 @@ final class Connection implements Runnable {
     private boolean serve(ClientInfo client, ReplyWriter writer) throws IOException, InterruptedException {
         ByteBuffer sizeBuf = ByteBuffer.allocate(4);
         while (true) {
+            awaitUnmuted();
             sizeBuf.clear();
             if (!readFully(sizeBuf, true)) {
                 return true; // the client closed its side between requests
@@ -252,10 +261,10 @@ final class Connection implements Runnable {
                 if (writerThread == null) {
                     writerThread = threads.start(id + "-writer", writer);
                 }
-                writer.submit(dispatcher.dispatch(client, frame));
+                writer.submit(muteFor(dispatcher.dispatch(client, frame)));
             } else {
                 writer.awaitAllWritten();
-                writer.writeNow(dispatcher.dispatch(client, frame));
+                writer.writeNow(muteFor(dispatcher.dispatch(client, frame)));
                 if (client.session().mustClose()) {
                     return false;
                 }
@@ -278,6 +287,23 @@ final class Connection implements Runnable {
                     .addKeyValue("problem", e.getMessage())
                     .log("Closing a connection: malformed request");
             return false;
+        }
+    }
+
+    /** Notes the reply's throttle time: the connection is not read again before it has passed. */
+    private RequestDispatcher.Reply muteFor(RequestDispatcher.Reply reply) {
+        if (reply.throttleMs() > 0) {
+            mutedUntilNanos =
+                    Math.max(mutedUntilNanos, nanoTime.getAsLong() + TimeUnit.MILLISECONDS.toNanos(reply.throttleMs()));
+        }
+        return reply;
+    }
+
+    /** Waits out a throttle before reading the next request. */
+    private void awaitUnmuted() throws InterruptedException {
+        long wait;
+        while ((wait = mutedUntilNanos - nanoTime.getAsLong()) > 0) {
+            TimeUnit.NANOSECONDS.sleep(wait);
         }
     }
 

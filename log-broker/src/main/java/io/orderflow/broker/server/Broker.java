@@ -2,6 +2,7 @@ package io.orderflow.broker.server;
 
 import io.orderflow.broker.group.GroupCoordinator;
 import io.orderflow.broker.group.GroupStore;
+import io.orderflow.broker.handler.AlterClientQuotasHandler;
 import io.orderflow.broker.handler.AlterUserScramCredentialsHandler;
 import io.orderflow.broker.handler.ApiVersionsHandler;
 import io.orderflow.broker.handler.BrokerNode;
@@ -49,6 +50,8 @@ import io.orderflow.broker.network.Listener;
 import io.orderflow.broker.network.NetworkStats;
 import io.orderflow.broker.network.RequestMemory;
 import io.orderflow.broker.network.SocketServer;
+import io.orderflow.broker.quota.ClientQuotaStore;
+import io.orderflow.broker.quota.ClientQuotas;
 import io.orderflow.broker.security.AclStore;
 import io.orderflow.broker.security.Authorizer;
 import io.orderflow.broker.security.CredentialStore;
@@ -120,6 +123,7 @@ public final class Broker implements Closeable {
     private final CredentialStore credentials;
     private final Authorizer authorizer;
     private final Logins logins;
+    private final ClientQuotas quotas;
     private final NetworkStats networkStats = new NetworkStats();
     private final ConnectionQuotas connectionQuotas;
     private final RequestMemory requestMemory;
@@ -196,6 +200,13 @@ public final class Broker implements Closeable {
                     security.allowEveryoneIfNoAcl(),
                     AclStore.open(securityDir, LogFiles.real()));
             this.logins = new Logins(clock, security.failedAuthenticationDelayMs());
+            Path quotaDir = config.dataDir().resolve("quotas");
+            step("open the client quotas in " + quotaDir.toAbsolutePath());
+            this.quotas = new ClientQuotas(
+                    ClientQuotaStore.open(quotaDir, LogFiles.real()),
+                    config.quotaWindows().samples(),
+                    config.quotaWindows().windowMs(),
+                    clock);
 
             step("set up TLS");
             Supplier<SSLEngine> tlsEngines =
@@ -242,6 +253,7 @@ public final class Broker implements Closeable {
                     credentials,
                     authorizer,
                     logins,
+                    quotas,
                     clock);
 
             step("start the housekeeping schedule");
@@ -273,7 +285,8 @@ public final class Broker implements Closeable {
                                         logs,
                                         groups,
                                         requestFaults,
-                                        logins),
+                                        logins,
+                                        quotas),
                                 () -> serving),
                         MetricsServer::close);
             }
@@ -416,6 +429,7 @@ public final class Broker implements Closeable {
             CredentialStore credentials,
             Authorizer authorizer,
             Logins logins,
+            ClientQuotas quotas,
             Clock clock) {
         AtomicReference<RequestDispatcher> self = new AtomicReference<>();
         Permissions permissions = authorizer.enabled() ? new Permissions(authorizer) : Permissions.allowAll();
@@ -434,7 +448,9 @@ public final class Broker implements Closeable {
                         ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS,
                         0,
                         new DescribeUserScramCredentialsHandler(credentials, permissions))
-                .register(ApiKeys.DESCRIBE_CLIENT_QUOTAS, 1, new DescribeClientQuotasHandler(permissions))
+                .register(
+                        ApiKeys.DESCRIBE_CLIENT_QUOTAS, 1, new DescribeClientQuotasHandler(quotas.store(), permissions))
+                .register(ApiKeys.ALTER_CLIENT_QUOTAS, 1, new AlterClientQuotasHandler(quotas.store(), permissions))
                 .register(ApiKeys.CREATE_ACLS, 3, new CreateAclsHandler(authorizer, permissions))
                 .register(ApiKeys.DESCRIBE_ACLS, 3, new DescribeAclsHandler(authorizer, permissions))
                 .register(ApiKeys.DELETE_ACLS, 3, new DeleteAclsHandler(authorizer, permissions))
@@ -444,7 +460,7 @@ public final class Broker implements Closeable {
                         13,
                         new MetadataHandler(node, logs, config.autoCreateTopics(), config.numPartitions(), permissions))
                 .register(ApiKeys.PRODUCE, 13, new ProduceHandler(logs, permissions))
-                .register(ApiKeys.FETCH, 18, new FetchHandler(logs, permissions))
+                .register(ApiKeys.FETCH, 18, new FetchHandler(logs, permissions, quotas))
                 .register(ApiKeys.LIST_OFFSETS, 7, new ListOffsetsHandler(logs, permissions))
                 .register(ApiKeys.INIT_PRODUCER_ID, 5, new InitProducerIdHandler(producerIds, permissions))
                 .register(ApiKeys.CREATE_TOPICS, 7, new CreateTopicsHandler(logs, config.numPartitions(), permissions))
@@ -468,6 +484,7 @@ public final class Broker implements Closeable {
                 .requestTimer(requestMetrics::record)
                 .faults(requestFaults)
                 .clock(clock)
+                .quotas(quotas)
                 .build();
         self.set(dispatcher);
         return dispatcher;

@@ -37,9 +37,13 @@ public record BrokerConfig(
         LogConfig logDefaults,
         long retentionCheckIntervalMs,
         GroupCoordinatorConfig groups,
+        QuotaWindows quotaWindows,
         int metricsPort,
         List<ListenerSpec> listeners,
         SecurityConfig security) {
+
+    /** How client quotas measure rates: {@code samples} windows of {@code windowMs} each. */
+    public record QuotaWindows(int samples, long windowMs) {}
 
     /** Key, default, description: the documentation of every setting. */
     public static final Map<String, String[]> KEYS = new LinkedHashMap<>();
@@ -99,6 +103,11 @@ public record BrokerConfig(
                 "group.max.count",
                 "10000",
                 "consumer groups on the broker; a JoinGroup that would create one more gets GROUP_MAX_SIZE_REACHED");
+        doc(
+                "quota.window.num",
+                "11",
+                "windows a client quota's rate is measured over (a new client may use all but one at once)");
+        doc("quota.window.size.seconds", "1", "length of each client quota window");
         doc("metrics.port", "9404", "HTTP port for /metrics (Prometheus) and /health; -1 disables it");
         doc(
                 "listeners",
@@ -215,9 +224,22 @@ public record BrokerConfig(
                         .withInitialRebalanceDelayMs(integer(values, "group.initial.rebalance.delay.ms"))
                         .withMaxGroupSize(integer(values, "group.max.size"))
                         .withMaxGroups(integer(values, "group.max.count")),
+                quotaWindows(values),
                 integer(values, "metrics.port"),
                 specs,
                 security(values, specs));
+    }
+
+    private static QuotaWindows quotaWindows(Map<String, String> values) {
+        int samples = integer(values, "quota.window.num");
+        int seconds = integer(values, "quota.window.size.seconds");
+        if (samples < 2) {
+            throw new IllegalArgumentException("Setting quota.window.num=" + samples + " must be at least 2");
+        }
+        if (seconds < 1) {
+            throw new IllegalArgumentException("Setting quota.window.size.seconds=" + seconds + " must be at least 1");
+        }
+        return new QuotaWindows(samples, seconds * 1000L);
     }
 
     private static NetworkLimits networkLimits(Map<String, String> values) {

@@ -6,6 +6,8 @@ import io.orderflow.broker.log.LogDirectory;
 import io.orderflow.broker.network.ConnectionQuotas;
 import io.orderflow.broker.network.NetworkStats;
 import io.orderflow.broker.network.RequestMemory;
+import io.orderflow.broker.quota.ClientQuotas;
+import io.orderflow.broker.quota.QuotaType;
 import io.orderflow.broker.security.Logins;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
@@ -13,6 +15,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.Map;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 /**
  * What {@code GET /metrics} shows, registered in one {@link PrometheusRegistry}, every name with the {@code
@@ -32,7 +35,9 @@ import java.util.function.Supplier;
  *   <li>{@code request_failures_total} (counter), by {@code api}, {@code version} and {@code stage}: {@link
  *       RequestFaultMetrics};
  *   <li>{@code authentications_total} and {@code authentication_failures_total} (counters), by SASL {@code
- *       mechanism}: {@link Logins}.
+ *       mechanism}: {@link Logins};
+ *   <li>{@code throttled_responses_total} and {@code throttle_time_ms_total} (counters), by {@code quota}
+ *       ({@code producer_byte_rate}, {@code consumer_byte_rate}, {@code request_percentage}): {@link ClientQuotas}.
  * </ul>
  *
  * <p>Names, types, labels and HELP texts are a contract with whoever scrapes them (dashboards, alert rules, {@code
@@ -53,7 +58,8 @@ final class BrokerMetrics {
             LogDirectory logs,
             GroupCoordinator groups,
             RequestFaults faults,
-            Logins logins) {
+            Logins logins,
+            ClientQuotas quotas) {
         PrometheusRegistry registry = new PrometheusRegistry();
         requests.register(registry);
         counter(registry, "orderflow_broker_bytes_in_total", "Request bytes received.", network::bytesIn);
@@ -104,6 +110,16 @@ final class BrokerMetrics {
                 "orderflow_broker_authentication_failures_total",
                 "SASL logins that failed.",
                 logins::failures);
+        byQuota(
+                registry,
+                "orderflow_broker_throttled_responses_total",
+                "Answers that put their client over a client quota and muted its connection (throttle_time_ms > 0).",
+                quotas::throttledResponses);
+        byQuota(
+                registry,
+                "orderflow_broker_throttle_time_ms_total",
+                "The throttle times given for client quotas, summed, in milliseconds.",
+                quotas::throttleMillis);
         return registry;
     }
 
@@ -114,6 +130,20 @@ final class BrokerMetrics {
                 .help(help)
                 .labelNames("mechanism")
                 .callback(callback -> counts.get().forEach((mechanism, n) -> callback.call(n, mechanism)))
+                .register(registry);
+    }
+
+    private static void byQuota(
+            PrometheusRegistry registry, String name, String help, ToLongFunction<QuotaType> value) {
+        CounterWithCallback.builder()
+                .name(name)
+                .help(help)
+                .labelNames("quota")
+                .callback(callback -> {
+                    for (QuotaType type : QuotaType.values()) {
+                        callback.call(value.applyAsLong(type), type.key());
+                    }
+                })
                 .register(registry);
     }
 

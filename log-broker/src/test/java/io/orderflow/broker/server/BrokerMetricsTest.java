@@ -86,7 +86,14 @@ class BrokerMetricsTest {
             Map.entry(
                     "orderflow_broker_request_failures_total",
                     "counter|Requests answered with an error because the broker failed inside, by API, version and"
-                            + " stage.|[api, stage, version]"));
+                            + " stage.|[api, stage, version]"),
+            Map.entry(
+                    "orderflow_broker_throttled_responses_total",
+                    "counter|Answers that put their client over a client quota and muted its connection"
+                            + " (throttle_time_ms > 0).|[quota]"),
+            Map.entry(
+                    "orderflow_broker_throttle_time_ms_total",
+                    "counter|The throttle times given for client quotas, summed, in milliseconds.|[quota]"));
 
     private static final Pattern SAMPLE = Pattern.compile("^([a-z_]+?)(_bucket|_sum|_count)?(\\{.*})? \\S+$");
     private static final Pattern LABEL = Pattern.compile("([a-z_]+)=\"");
@@ -135,7 +142,8 @@ class BrokerMetricsTest {
                             logs,
                             groups,
                             faults,
-                            new io.orderflow.broker.security.Logins(java.time.Clock.systemUTC(), 0))),
+                            new io.orderflow.broker.security.Logins(java.time.Clock.systemUTC(), 0),
+                            io.orderflow.broker.quota.ClientQuotas.none())),
                     StandardCharsets.UTF_8);
 
             assertThat(families(text)).isEqualTo(new TreeMap<>(CONTRACT));

@@ -11,19 +11,23 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.acl.AclPermissionType;
+import org.apache.kafka.common.message.AlterClientQuotasRequestData;
 import org.apache.kafka.common.message.AlterUserScramCredentialsRequestData;
 import org.apache.kafka.common.message.CreateAclsRequestData;
 import org.apache.kafka.common.message.DeleteAclsRequestData;
 import org.apache.kafka.common.message.DescribeAclsRequestData;
+import org.apache.kafka.common.message.DescribeClientQuotasRequestData;
 import org.apache.kafka.common.message.DescribeUserScramCredentialsRequestData;
 import org.apache.kafka.common.message.SaslAuthenticateRequestData;
 import org.apache.kafka.common.message.SaslHandshakeRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.AlterClientQuotasResponse;
 import org.apache.kafka.common.requests.AlterUserScramCredentialsResponse;
 import org.apache.kafka.common.requests.CreateAclsResponse;
 import org.apache.kafka.common.requests.DeleteAclsResponse;
 import org.apache.kafka.common.requests.DescribeAclsResponse;
+import org.apache.kafka.common.requests.DescribeClientQuotasResponse;
 import org.apache.kafka.common.requests.DescribeUserScramCredentialsResponse;
 import org.apache.kafka.common.requests.SaslAuthenticateResponse;
 import org.apache.kafka.common.requests.SaslHandshakeResponse;
@@ -32,8 +36,8 @@ import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * The security APIs' part of {@link VersionedExchanges}, on the matrix broker's PLAINTEXT listener with the ACL
- * authorizer on and {@code User:ANONYMOUS} a super user: SCRAM credentials stored and described, ACLs created,
- * described and deleted, each at the version under test. SaslHandshake and SaslAuthenticate on a listener without
+ * authorizer on and {@code User:ANONYMOUS} a super user: SCRAM credentials stored and described, client quotas
+ * set and described, ACLs created, described and deleted, each at the version under test. SaslHandshake and SaslAuthenticate on a listener without
  * SASL answer {@code ILLEGAL_SASL_STATE} and keep the connection, as Kafka does; real logins at every version are
  * in {@code SaslWireTest}.
  */
@@ -49,22 +53,74 @@ final class SecurityExchanges {
         cases.put(ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS, this::describeUserScramCredentials);
         cases.put(ApiKeys.CREATE_ACLS, this::createAcls);
         cases.put(ApiKeys.DESCRIBE_CLIENT_QUOTAS, this::describeClientQuotas);
+        cases.put(ApiKeys.ALTER_CLIENT_QUOTAS, this::alterClientQuotas);
         cases.put(ApiKeys.DESCRIBE_ACLS, this::describeAcls);
         cases.put(ApiKeys.DELETE_ACLS, this::deleteAcls);
     }
 
+    private static AlterClientQuotasRequestData setRate(String entityType, String name, double rate) {
+        return new AlterClientQuotasRequestData()
+                .setEntries(List.of(new AlterClientQuotasRequestData.EntryData()
+                        .setEntity(List.of(new AlterClientQuotasRequestData.EntityData()
+                                .setEntityType(entityType)
+                                .setEntityName(name)))
+                        .setOps(List.of(new AlterClientQuotasRequestData.OpData()
+                                .setKey("producer_byte_rate")
+                                .setValue(rate)))));
+    }
+
+    private List<Exchange> alterClientQuotas(short v) {
+        String client = "matrix-alter-v" + v;
+        var describe = new DescribeClientQuotasRequestData()
+                .setComponents(List.of(new DescribeClientQuotasRequestData.ComponentData()
+                        .setEntityType("client-id")
+                        .setMatchType((byte) 0)
+                        .setMatch(client)));
+        return List.of(
+                new Exchange(request(ApiKeys.ALTER_CLIENT_QUOTAS, setRate("client-id", client, 1_048_576), v), r -> {
+                    var entries = ((AlterClientQuotasResponse) r).data().entries();
+                    assertThat(entries).singleElement().satisfies(e -> {
+                        assertThat(Errors.forCode(e.errorCode())).isEqualTo(Errors.NONE);
+                        assertThat(e.entity())
+                                .singleElement()
+                                .satisfies(entity ->
+                                        assertThat(entity.entityName()).isEqualTo(client));
+                    });
+                }),
+                new Exchange(request(ApiKeys.DESCRIBE_CLIENT_QUOTAS, describe, (short) 0), r -> {
+                    var entries = ((DescribeClientQuotasResponse) r).data().entries();
+                    assertThat(entries)
+                            .singleElement()
+                            .satisfies(e -> assertThat(e.values())
+                                    .singleElement()
+                                    .satisfies(
+                                            value -> assertThat(value.value()).isEqualTo(1_048_576.0)));
+                }));
+    }
+
     private List<Exchange> describeClientQuotas(short v) {
-        var data = new org.apache.kafka.common.message.DescribeClientQuotasRequestData()
-                .setComponents(
-                        List.of(new org.apache.kafka.common.message.DescribeClientQuotasRequestData.ComponentData()
-                                .setEntityType("user")
-                                .setMatchType((byte) 0)
-                                .setMatch("alice")));
-        return List.of(new Exchange(request(ApiKeys.DESCRIBE_CLIENT_QUOTAS, data, v), r -> {
-            var response = ((org.apache.kafka.common.requests.DescribeClientQuotasResponse) r).data();
-            assertThat(Errors.forCode(response.errorCode())).isEqualTo(Errors.NONE);
-            assertThat(response.entries()).isEmpty();
-        }));
+        String user = "matrix-describe-v" + v;
+        var data = new DescribeClientQuotasRequestData()
+                .setComponents(List.of(new DescribeClientQuotasRequestData.ComponentData()
+                        .setEntityType("user")
+                        .setMatchType((byte) 0)
+                        .setMatch(user)));
+        return List.of(
+                new Exchange(request(ApiKeys.ALTER_CLIENT_QUOTAS, setRate("user", user, 2_048), (short) 0), r -> {}),
+                new Exchange(request(ApiKeys.DESCRIBE_CLIENT_QUOTAS, data, v), r -> {
+                    var response = ((DescribeClientQuotasResponse) r).data();
+                    assertThat(Errors.forCode(response.errorCode())).isEqualTo(Errors.NONE);
+                    assertThat(response.entries()).singleElement().satisfies(e -> {
+                        assertThat(e.entity()).singleElement().satisfies(entity -> {
+                            assertThat(entity.entityType()).isEqualTo("user");
+                            assertThat(entity.entityName()).isEqualTo(user);
+                        });
+                        assertThat(e.values()).singleElement().satisfies(value -> {
+                            assertThat(value.key()).isEqualTo("producer_byte_rate");
+                            assertThat(value.value()).isEqualTo(2_048.0);
+                        });
+                    });
+                }));
     }
 
     private List<Exchange> saslHandshake(short v) {

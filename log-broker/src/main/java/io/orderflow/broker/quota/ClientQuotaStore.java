@@ -1,0 +1,259 @@
+package io.orderflow.broker.quota;
+
+import io.orderflow.broker.log.LogFiles;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Every client quota set with AlterClientQuotas ({@code kafka-configs --alter --entity-type clients|users}), kept
+ * in one file ({@code client-quotas} in the broker's quota directory), one line per entity and key: the entity's
+ * parts ({@code type} for a default, {@code type:name} with the name in base64url), the key and the value. Each
+ * change rewrites the file whole with {@link LogFiles#replace} (fsync, rename, directory fsync) before it is
+ * answered, so an acknowledged quota survives kill -9 and power loss.
+ *
+ * <p>Validation follows Apache Kafka's controller: known entity types, no empty names, IP entities alone, known
+ * keys, values greater than 0 and whole for the byte rates. Two of Kafka's keys are refused because this broker does
+ * not enforce them, rather than stored and ignored: {@code controller_mutation_rate} and an IP entity's {@code
+ * connection_creation_rate} ({@code max.connections.per.ip} bounds connections by IP instead).
+ *
+ * <p>Thread-safety: reads see an immutable snapshot and take no lock; changes are serialised.
+ */
+public final class ClientQuotaStore {
+    static final String FILE = "client-quotas";
+
+    /** Keys Kafka accepts that this broker refuses, with the reason it gives. */
+    private static final Map<String, String> NOT_ENFORCED = Map.of(
+            "controller_mutation_rate",
+            "controller_mutation_rate is not enforced by this broker; it is refused rather than stored and ignored",
+            "connection_creation_rate",
+            "connection_creation_rate is not enforced by this broker; max.connections.per.ip bounds connections"
+                    + " by IP");
+
+    private final Path file;
+    private final LogFiles files;
+    private volatile Map<QuotaEntity, Map<String, Double>> quotas;
+
+    private ClientQuotaStore(Path file, LogFiles files, Map<QuotaEntity, Map<String, Double>> quotas) {
+        this.file = file;
+        this.files = files;
+        this.quotas = quotas;
+    }
+
+    /** Opens the store in {@code directory}, creating it empty when there is none. */
+    public static ClientQuotaStore open(Path directory, LogFiles files) throws IOException {
+        Files.createDirectories(directory);
+        Path file = directory.resolve(FILE);
+        Map<QuotaEntity, Map<String, Double>> quotas = new HashMap<>();
+        if (Files.exists(file)) {
+            List<String> lines = Files.readAllLines(file, StandardCharsets.US_ASCII);
+            for (int i = 0; i < lines.size(); i++) {
+                if (!lines.get(i).isBlank()) {
+                    read(lines.get(i), file, i + 1, quotas);
+                }
+            }
+        }
+        return new ClientQuotaStore(file, files, freeze(quotas));
+    }
+
+    /** A store that keeps its quotas in memory only: for tests, and for a broker part built without quotas. */
+    public static ClientQuotaStore inMemory() {
+        return new ClientQuotaStore(null, null, Map.of());
+    }
+
+    /** An alteration of one entity: each key to its new value, or to null to remove it. */
+    public record Alteration(QuotaEntity entity, Map<String, Double> changes) {
+        public Alteration {
+            changes = Collections.unmodifiableMap(new LinkedHashMap<>(changes));
+        }
+    }
+
+    /** Every entity with a quota, and its values by key. */
+    public Map<QuotaEntity, Map<String, Double>> quotas() {
+        return quotas;
+    }
+
+    /** The value of {@code type}'s key for exactly {@code entity}, or null. */
+    Double value(QuotaEntity entity, QuotaType type) {
+        Map<String, Double> values = quotas.get(entity);
+        return values == null ? null : values.get(type.key());
+    }
+
+    /** Whether any entity has a quota of {@code type}. */
+    boolean any(QuotaType type) {
+        for (Map<String, Double> values : quotas.values()) {
+            if (values.containsKey(type.key())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Checks an alteration as Apache Kafka's controller does.
+     *
+     * @throws InvalidQuotaException with Kafka's message when it is refused
+     */
+    public static void validate(Alteration alteration) {
+        Map<String, String> parts = alteration.entity().parts();
+        if (parts.isEmpty()) {
+            throw new InvalidQuotaException("Invalid empty client quota entity");
+        }
+        for (Map.Entry<String, String> part : parts.entrySet()) {
+            if (!QuotaEntity.TYPES.contains(part.getKey())) {
+                throw new InvalidQuotaException("Unhandled client quota entity type: " + part.getKey());
+            }
+            if (part.getValue() != null && part.getValue().isEmpty()) {
+                throw new InvalidQuotaException("Empty " + part.getKey() + " not supported");
+            }
+        }
+        if (parts.containsKey(QuotaEntity.IP)) {
+            if (parts.size() > 1) {
+                throw new InvalidQuotaException(
+                        "Invalid quota entity combination, IP entity should not be combined with User or ClientId");
+            }
+        }
+        for (Map.Entry<String, Double> change : alteration.changes().entrySet()) {
+            String key = change.getKey();
+            Double value = change.getValue();
+            if (NOT_ENFORCED.containsKey(key) && value != null) {
+                throw new InvalidQuotaException(NOT_ENFORCED.get(key));
+            }
+            if (value == null) {
+                continue; // removing a key that is not there changes nothing, as in Kafka
+            }
+            QuotaType type = QuotaType.forKey(key)
+                    .filter(t -> !parts.containsKey(QuotaEntity.IP))
+                    .orElseThrow(() -> new InvalidQuotaException("Invalid configuration key " + key));
+            if (!(value > 0.0)) {
+                throw new InvalidQuotaException("Quota " + key + " must be greater than 0");
+            }
+            if (type.integral()) {
+                if (value > Long.MAX_VALUE) {
+                    throw new InvalidQuotaException("Proposed value for " + key + " is too large for a LONG.");
+                }
+                if (Math.abs(value % 1.0) > 1e-6) {
+                    throw new InvalidQuotaException(key + " cannot be a fractional value.");
+                }
+            }
+        }
+    }
+
+    /**
+     * Applies alterations that passed {@link #validate} and makes the result durable before returning.
+     *
+     * @throws UncheckedIOException when the file cannot be written; nothing changed then
+     */
+    public synchronized void change(List<Alteration> alterations) {
+        Map<QuotaEntity, Map<String, Double>> next = new HashMap<>();
+        quotas.forEach((entity, values) -> next.put(entity, new TreeMap<>(values)));
+        for (Alteration alteration : alterations) {
+            Map<String, Double> values = next.computeIfAbsent(alteration.entity(), e -> new TreeMap<>());
+            alteration.changes().forEach((key, value) -> {
+                if (value == null) {
+                    values.remove(key);
+                } else {
+                    values.put(key, value);
+                }
+            });
+            if (values.isEmpty()) {
+                next.remove(alteration.entity());
+            }
+        }
+        if (file != null) {
+            try {
+                files.replace(file, encode(next));
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot write " + file, e);
+            }
+        }
+        quotas = freeze(next);
+    }
+
+    /**
+     * The entities that match a DescribeClientQuotas filter, as Kafka matches them: each type in {@code exact} is
+     * present with that name (null: the default), each type in {@code specified} is present with any name, and when
+     * {@code strict} the entity has no other parts.
+     */
+    public Map<QuotaEntity, Map<String, Double>> describe(
+            Map<String, String> exact, Set<String> specified, boolean strict) {
+        Map<QuotaEntity, Map<String, Double>> matched = new LinkedHashMap<>();
+        quotas.forEach((entity, values) -> {
+            Map<String, String> parts = entity.parts();
+            boolean matches = !strict || parts.size() == exact.size() + specified.size();
+            for (Map.Entry<String, String> e : exact.entrySet()) {
+                matches &= parts.containsKey(e.getKey()) && Objects.equals(parts.get(e.getKey()), e.getValue());
+            }
+            for (String type : specified) {
+                matches &= parts.containsKey(type);
+            }
+            if (matches) {
+                matched.put(entity, values);
+            }
+        });
+        return matched;
+    }
+
+    private static void read(String line, Path file, int number, Map<QuotaEntity, Map<String, Double>> quotas) {
+        String[] f = line.split(" ");
+        try {
+            if (f.length != 3) {
+                throw new IllegalArgumentException("expected 3 fields, found " + f.length);
+            }
+            Map<String, String> parts = new TreeMap<>();
+            for (String part : f[0].split(",")) {
+                int colon = part.indexOf(':');
+                parts.put(
+                        colon < 0 ? part : part.substring(0, colon),
+                        colon < 0
+                                ? null
+                                : new String(
+                                        Base64.getUrlDecoder().decode(part.substring(colon + 1)),
+                                        StandardCharsets.UTF_8));
+            }
+            quotas.computeIfAbsent(new QuotaEntity(parts), e -> new TreeMap<>()).put(f[1], Double.parseDouble(f[2]));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(
+                    "Unreadable client quota at " + file + " line " + number + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static ByteBuffer encode(Map<QuotaEntity, Map<String, Double>> quotas) {
+        List<String> lines = new ArrayList<>();
+        quotas.forEach((entity, values) -> {
+            List<String> parts = new ArrayList<>();
+            entity.parts()
+                    .forEach((type, name) -> parts.add(
+                            name == null
+                                    ? type
+                                    : type + ":"
+                                            + Base64.getUrlEncoder()
+                                                    .withoutPadding()
+                                                    .encodeToString(name.getBytes(StandardCharsets.UTF_8))));
+            values.forEach((key, value) -> lines.add(String.join(",", parts) + " " + key + " " + value));
+        });
+        Collections.sort(lines);
+        StringBuilder out = new StringBuilder();
+        lines.forEach(l -> out.append(l).append('\n'));
+        return ByteBuffer.wrap(out.toString().getBytes(StandardCharsets.US_ASCII));
+    }
+
+    private static Map<QuotaEntity, Map<String, Double>> freeze(Map<QuotaEntity, Map<String, Double>> quotas) {
+        Map<QuotaEntity, Map<String, Double>> frozen = new HashMap<>();
+        quotas.forEach((entity, values) -> frozen.put(entity, Collections.unmodifiableMap(new TreeMap<>(values))));
+        return Collections.unmodifiableMap(frozen);
+    }
+}
