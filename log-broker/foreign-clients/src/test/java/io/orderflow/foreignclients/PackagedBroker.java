@@ -47,6 +47,18 @@ final class PackagedBroker implements AutoCloseable {
         return start(dir, LAUNCHER, Optional.empty());
     }
 
+    /** The broker with a PLAINTEXT listener and {@code KEY=VALUE} broker settings beyond the defaults. */
+    static PackagedBroker startWith(Path dir, List<String> settings) {
+        return start(
+                dir,
+                new OrderflowBrokerLauncher(
+                        Path.of("..", "..", "log-broker", "target"),
+                        List.of("-Xmx256m", "-XX:+UseSerialGC"),
+                        PARTITIONS,
+                        settings),
+                Optional.empty());
+    }
+
     /**
      * The broker with a SASL_SSL listener (SCRAM-SHA-256/512 and PLAIN offered, as by default) and the user
      * {@value #USER} with a random SCRAM-SHA-512 password; {@link #connection()} logs in as that user.
