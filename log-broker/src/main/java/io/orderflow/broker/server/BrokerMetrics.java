@@ -15,7 +15,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.Map;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
-import java.util.function.ToLongFunction;
+import java.util.function.ToDoubleFunction;
 
 /**
  * What {@code GET /metrics} shows, registered in one {@link PrometheusRegistry}, every name with the {@code
@@ -36,7 +36,7 @@ import java.util.function.ToLongFunction;
  *       RequestFaultMetrics};
  *   <li>{@code authentications_total} and {@code authentication_failures_total} (counters), by SASL {@code
  *       mechanism}: {@link Logins};
- *   <li>{@code throttled_responses_total} and {@code throttle_time_ms_total} (counters), by {@code quota}
+ *   <li>{@code throttled_responses_total} and {@code throttle_seconds_total} (counters), by {@code quota}
  *       ({@code producer_byte_rate}, {@code consumer_byte_rate}, {@code request_percentage}): {@link ClientQuotas}.
  * </ul>
  *
@@ -114,12 +114,12 @@ final class BrokerMetrics {
                 registry,
                 "orderflow_broker_throttled_responses_total",
                 "Answers that put their client over a client quota and muted its connection (throttle_time_ms > 0).",
-                quotas::throttledResponses);
+                type -> quotas.throttledResponses(type));
         byQuota(
                 registry,
-                "orderflow_broker_throttle_time_ms_total",
-                "The throttle times given for client quotas, summed, in milliseconds.",
-                quotas::throttleMillis);
+                "orderflow_broker_throttle_seconds_total",
+                "The throttle times given for client quotas, summed.",
+                type -> quotas.throttleMillis(type) / 1000.0);
         return registry;
     }
 
@@ -134,14 +134,14 @@ final class BrokerMetrics {
     }
 
     private static void byQuota(
-            PrometheusRegistry registry, String name, String help, ToLongFunction<QuotaType> value) {
+            PrometheusRegistry registry, String name, String help, ToDoubleFunction<QuotaType> value) {
         CounterWithCallback.builder()
                 .name(name)
                 .help(help)
                 .labelNames("quota")
                 .callback(callback -> {
                     for (QuotaType type : QuotaType.values()) {
-                        callback.call(value.applyAsLong(type), type.key());
+                        callback.call(value.applyAsDouble(type), type.key());
                     }
                 })
                 .register(registry);

@@ -92,8 +92,8 @@ class BrokerMetricsTest {
                     "counter|Answers that put their client over a client quota and muted its connection"
                             + " (throttle_time_ms > 0).|[quota]"),
             Map.entry(
-                    "orderflow_broker_throttle_time_ms_total",
-                    "counter|The throttle times given for client quotas, summed, in milliseconds.|[quota]"));
+                    "orderflow_broker_throttle_seconds_total",
+                    "counter|The throttle times given for client quotas, summed.|[quota]"));
 
     private static final Pattern SAMPLE = Pattern.compile("^([a-z_]+?)(_bucket|_sum|_count)?(\\{.*})? \\S+$");
     private static final Pattern LABEL = Pattern.compile("([a-z_]+)=\"");

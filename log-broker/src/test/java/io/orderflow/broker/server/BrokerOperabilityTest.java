@@ -157,6 +157,19 @@ class BrokerOperabilityTest {
     }
 
     @Test
+    void quotaWindowsDefaultToKafkasAndRefuseFewerThanTwoWindows() {
+        assertThat(BrokerConfig.from(Map.of()).quotaWindows()).isEqualTo(new BrokerConfig.QuotaWindows(11, 1_000));
+        assertThat(BrokerConfig.from(Map.of("quota.window.num", "3", "quota.window.size.seconds", "2"))
+                        .quotaWindows())
+                .isEqualTo(new BrokerConfig.QuotaWindows(3, 2_000));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> BrokerConfig.from(Map.of("quota.window.num", "1")))
+                .hasMessageContaining("quota.window.num=1 must be at least 2");
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> BrokerConfig.from(Map.of("quota.window.size.seconds", "0")))
+                .hasMessageContaining("quota.window.size.seconds=0 must be at least 1");
+    }
+
+    @Test
     void readsSettingsFromAConfigFileWithCommandLineOverridesOnTop() throws Exception {
         Path file = dataDir.resolve("broker.properties");
         Files.writeString(file, "num.partitions=3\nlog.retention.ms=1000\nport=19092\n");
