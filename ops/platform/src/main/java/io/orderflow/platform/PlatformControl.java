@@ -18,7 +18,9 @@ import java.util.function.Consumer;
  * instances or {@code log-broker}): {@code POST /services/{instance}/kill} ends the service's process with SIGKILL, as
  * a crash would; {@code POST /services/{instance}/stop} ends it with SIGTERM, a clean shutdown (services only);
  * {@code POST /services/{instance}/start} starts it again with its settings and port once it has ended, answering
- * when it is ready. Answers are one line of text: 200, 404 for an unknown service, 409 for a start of a running one
+ * when it is ready; {@code POST /services/log-broker/crash} ends the broker with SIGKILL without the launcher taking
+ * note, so that it is handled as a broker that died by itself ({@link BrokerSupervisor} starts it again) — the
+ * broker-failure drill's {@code --dies-by-itself}. Answers are one line of text: 200, 404 for an unknown service, 409 for a start of a running one
  * or a stop of the broker, 500 when a start fails (with the end of its log). Its address is in {@link
  * PlatformState}.
  *
@@ -28,7 +30,8 @@ import java.util.function.Consumer;
 final class PlatformControl implements AutoCloseable {
 
     private static final String USAGE =
-            "POST /services/{service}/kill, /services/{service}/stop or /services/{service}/start";
+            "POST /services/{service}/kill, /services/{service}/stop, /services/{service}/start or"
+                    + " /services/log-broker/crash";
 
     private final HttpServer server;
 
@@ -90,6 +93,23 @@ final class PlatformControl implements AutoCloseable {
                             : platform.service(instance).pid();
                     platform.kill(instance);
                     answer(exchange, 200, "killed " + instance + " (pid " + pid + ") with SIGKILL");
+                }
+                case "crash" -> {
+                    if (!broker || platform.broker().isEmpty()) {
+                        answer(
+                                exchange,
+                                409,
+                                "only our broker is started again by the launcher when it dies; kill and start "
+                                        + instance + " instead");
+                        return;
+                    }
+                    long pid = platform.broker().orElseThrow().pid();
+                    ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+                    answer(
+                            exchange,
+                            200,
+                            "crashed " + instance + " (pid " + pid + ") with SIGKILL; the launcher starts it again by"
+                                    + " itself");
                 }
                 case "stop" -> {
                     if (broker) {

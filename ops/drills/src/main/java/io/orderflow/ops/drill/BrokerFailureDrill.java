@@ -22,6 +22,11 @@ import java.util.concurrent.ThreadLocalRandom;
  * not knowing whether the broker had them, were skipped as duplicates); every order was confirmed by order-service
  * (the saga's round trip through {@code inventory} recovered too); every group caught up, order-service's on
  * {@code inventory} included.
+ *
+ * <p>With {@code diesByItself} the broker is not killed by the operator but dies as a crash would end it (an Error's
+ * exit code 3, an OutOfMemoryError): SIGKILL behind its supervisor's back ({@link ServiceControl#crash}), and nobody
+ * starts it. The supervisor must (run-platform's, which restarts a broker that died with back-off); the drill waits
+ * for the broker to answer again, at most {@link #WITHIN}, and checks everything above plus that it came back.
  */
 public final class BrokerFailureDrill {
 
@@ -34,10 +39,23 @@ public final class BrokerFailureDrill {
     private final int rate;
     private final Duration duration;
     private final Duration down;
+    private final boolean diesByItself;
     private final PlatformProbe probe;
 
     public BrokerFailureDrill(
             DrillTarget target, ServiceControl control, String victim, int rate, Duration duration, Duration down) {
+        this(target, control, victim, rate, duration, down, false);
+    }
+
+    /** With {@code diesByItself}, {@code down} is unused: the broker's supervisor decides when it comes back. */
+    public BrokerFailureDrill(
+            DrillTarget target,
+            ServiceControl control,
+            String victim,
+            int rate,
+            Duration duration,
+            Duration down,
+            boolean diesByItself) {
         if (rate < 1 || duration.toSeconds() < 3 || down.isNegative()) {
             throw new IllegalArgumentException("the rate must be positive, the duration at least 3 s and the outage"
                     + " not negative; were " + rate + ", " + duration + ", " + down);
@@ -48,6 +66,7 @@ public final class BrokerFailureDrill {
         this.rate = rate;
         this.duration = duration;
         this.down = down;
+        this.diesByItself = diesByItself;
         this.probe = new PlatformProbe(target);
     }
 
@@ -63,15 +82,39 @@ public final class BrokerFailureDrill {
         stream.start();
         report.step("sent " + rate + " orders/s of " + sku + " for " + duration.toSeconds() + " s");
         lag.watchUntil(start + duration.toNanos() / 3);
-        control.kill(victim);
-        double killedAt = lag.seconds();
-        report.step(String.format("killed the broker (%s) with SIGKILL at %.1f s", victim, killedAt));
-        lag.watchUntil(System.nanoTime() + down.toNanos());
-        double restartedAt = lag.seconds();
-        control.start(victim);
-        double readyAt = lag.seconds();
-        report.step(String.format(
-                "started the broker again on the same log at %.1f s; ready at %.1f s", restartedAt, readyAt));
+        double readyAt;
+        boolean cameBack = true;
+        if (diesByItself) {
+            control.crash(victim);
+            double crashedAt = lag.seconds();
+            report.step(String.format(
+                    "the broker (%s) died by itself at %.1f s (SIGKILL behind its supervisor's back); nobody started"
+                            + " it",
+                    victim, crashedAt));
+            try (BrokerPing ping = new BrokerPing(target.cluster())) {
+                lag.watchUntil(System.nanoTime() + Duration.ofSeconds(1).toNanos());
+                long deadline = System.nanoTime() + WITHIN.toNanos();
+                lag.watchWhile(() -> System.nanoTime() < deadline && !ping.answers());
+                cameBack = ping.answers();
+            }
+            readyAt = lag.seconds();
+            report.step(
+                    cameBack
+                            ? String.format(
+                                    "the broker answered again at %.1f s, %.1f s after it died, started by its supervisor",
+                                    readyAt, readyAt - crashedAt)
+                            : String.format("the broker did not answer again within %d s", WITHIN.toSeconds()));
+        } else {
+            control.kill(victim);
+            double killedAt = lag.seconds();
+            report.step(String.format("killed the broker (%s) with SIGKILL at %.1f s", victim, killedAt));
+            lag.watchUntil(System.nanoTime() + down.toNanos());
+            double restartedAt = lag.seconds();
+            control.start(victim);
+            readyAt = lag.seconds();
+            report.step(String.format(
+                    "started the broker again on the same log at %.1f s; ready at %.1f s", restartedAt, readyAt));
+        }
         lag.watchWhile(() -> !stream.isDone());
         double loadEnded = lag.seconds();
         List<String> orders = stream.accepted();
@@ -87,6 +130,14 @@ public final class BrokerFailureDrill {
                 caughtUp, caughtUp - readyAt, Math.max(0, caughtUp - loadEnded)));
         report.chart(lag.chart(60));
 
+        if (diesByItself) {
+            report.check(
+                    "the broker came back by itself",
+                    cameBack,
+                    cameBack
+                            ? String.format("answering again %.1f s into the drill, no operator involved", readyAt)
+                            : "not answering " + WITHIN.toSeconds() + " s after it died");
+        }
         report.check(
                 "order-service took every order, the broker down or not",
                 stream.notAccepted() == 0,

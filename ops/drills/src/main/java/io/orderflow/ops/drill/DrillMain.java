@@ -139,6 +139,12 @@ public final class DrillMain implements Callable<Integer> {
                             converter = WholeNumber.NotNegative.class,
                             description = "how long the broker stays down (default: ${DEFAULT-VALUE})")
                     int down,
+            @Option(
+                            names = "--dies-by-itself",
+                            description = "crash the broker behind its supervisor's back (SIGKILL, as an"
+                                    + " OutOfMemoryError or an Error's exit would end it) and start nothing: the"
+                                    + " launcher must bring it back (./run-platform's control port only)")
+                    boolean diesByItself,
             @Option(names = "--control", paramLabel = "URL|compose", description = CONTROL) String control,
             @Mixin DrillTargetOptions platform)
             throws Exception {
@@ -151,7 +157,8 @@ public final class DrillMain implements Callable<Integer> {
                                 victim,
                                 rate,
                                 Duration.ofSeconds(duration),
-                                Duration.ofSeconds(down)))
+                                Duration.ofSeconds(down),
+                                diesByItself))
                 .run());
     }
 

@@ -25,6 +25,14 @@ public interface ServiceControl {
     /** Starts the service again; returns once it is ready. */
     void start(String service) throws IOException, InterruptedException;
 
+    /**
+     * Ends the service's process with SIGKILL behind its supervisor's back, as a crash would end it on its own (an
+     * OutOfMemoryError, an Error's exit): the supervisor, not the drill, is to start it again.
+     */
+    default void crash(String service) throws IOException, InterruptedException {
+        throw new IOException("this control cannot crash " + service + " behind its supervisor's back");
+    }
+
     /** The control port of the launcher whose state file is {@code stateFile} ({@code .orderflow/platform.state}). */
     static Optional<ServiceControl> fromStateFile(Path stateFile) throws IOException {
         if (!Files.isRegularFile(stateFile)) {
@@ -51,6 +59,11 @@ public interface ServiceControl {
             @Override
             public void start(String service) throws IOException, InterruptedException {
                 post(service, "start");
+            }
+
+            @Override
+            public void crash(String service) throws IOException, InterruptedException {
+                post(service, "crash");
             }
 
             private void post(String service, String action) throws IOException, InterruptedException {
@@ -82,6 +95,18 @@ public interface ServiceControl {
             @Override
             public void start(String service) throws IOException, InterruptedException {
                 run(List.of(docker, "compose", "up", "-d", "--wait", "--no-deps", service));
+            }
+
+            /**
+             * Not offered: {@code docker compose kill} counts as stopped by hand, which {@code restart:
+             * unless-stopped} leaves down, and the process is PID 1 of its container, which its own container cannot
+             * SIGKILL; only the Docker host can, with its rights.
+             */
+            @Override
+            public void crash(String service) throws IOException {
+                throw new IOException("a crash behind compose's back needs the Docker host: kill -9 the process of "
+                        + "docker inspect -f '{{.State.Pid}}' $(docker compose ps -q " + service + ") as root, and"
+                        + " compose's restart: unless-stopped starts it again");
             }
 
             private void run(List<String> command) throws IOException, InterruptedException {
