@@ -94,11 +94,11 @@ public final class RequestDispatcher {
      * Whether the frame's request may start while earlier requests of its connection still wait for their
      * answers (see {@link PipelinedApiHandler}). Reads only the API key; a frame too short to have one is not.
      */
-    public boolean mayOverlap(ByteBuffer frame) {
-        if (frame.remaining() < 2) {
+    public boolean mayOverlap(RequestFrame frame) {
+        short id = frame.apiKey();
+        if (id < 0) {
             return false;
         }
-        short id = frame.getShort(frame.position());
         Registration registration = ApiKeys.hasId(id) ? registrations.get(ApiKeys.forId(id)) : null;
         return registration != null && registration.handler() instanceof PipelinedApiHandler;
     }
@@ -113,9 +113,20 @@ public final class RequestDispatcher {
      *     caller closes the connection
      */
     public Reply dispatch(ClientInfo client, ByteBuffer frame) {
-        int frameBytes = frame.remaining();
-        DecodedRequest request = RequestDecoder.decode(frame);
+        return dispatch(client, RequestFrame.unaccounted(frame));
+    }
+
+    /**
+     * As {@link #dispatch(ClientInfo, ByteBuffer)}, releasing the frame's memory as soon as its bytes are decoded,
+     * except a Produce's, whose records are appended from them (see {@link RequestFrame}).
+     */
+    public Reply dispatch(ClientInfo client, RequestFrame frame) {
+        int frameBytes = frame.size();
+        DecodedRequest request = RequestDecoder.decode(frame.take());
         ApiKeys api = request.header().apiKey();
+        if (api != ApiKeys.PRODUCE) {
+            frame.release();
+        }
         short version = request.header().apiVersion();
         if (!client.session().mayServe(clock.millis()) && !SESSIONLESS.contains(api)) {
             throw new UnauthenticatedRequestException(api
@@ -245,14 +256,15 @@ public final class RequestDispatcher {
      *
      * @throws UnauthenticatedRequestException when the login failed; the caller closes the connection
      */
-    public Reply rawSaslToken(ClientInfo client, ByteBuffer frame) {
+    public Reply rawSaslToken(ClientInfo client, RequestFrame frame) {
         Registration registration = registrations.get(ApiKeys.SASL_AUTHENTICATE);
         Object registered = registration == null ? null : registration.handler();
         if (!(registered instanceof SaslAuthenticateHandler handler)) {
             throw new UnauthenticatedRequestException("a bare SASL token, but SASL is not served");
         }
-        byte[] token = new byte[frame.remaining()];
-        frame.get(token);
+        ByteBuffer bytes = frame.take();
+        byte[] token = new byte[bytes.remaining()];
+        bytes.get(token);
         byte[] answer = handler.rawToken(client, token)
                 .orElseThrow(() -> new UnauthenticatedRequestException("a SASL login (v0 handshake) that failed"));
         return new Reply(() -> org.apache.kafka.common.network.ByteBufferSend.sizePrefixed(ByteBuffer.wrap(answer)));

@@ -2,6 +2,7 @@ package io.orderflow.broker.network;
 
 import io.orderflow.broker.handler.ClientInfo;
 import io.orderflow.broker.handler.RequestDispatcher;
+import io.orderflow.broker.handler.RequestFrame;
 import io.orderflow.broker.handler.UnauthenticatedRequestException;
 import io.orderflow.broker.protocol.MalformedRequestException;
 import io.orderflow.broker.security.ConnectionSession;
@@ -37,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * muting (KIP-219), which holds back a client that ignores the throttle time.
  *
  * <p>Each frame's bytes are reserved in the broker's {@link RequestMemory} before its body is read, and given back
- * once it is handled; a large frame may wait there for room, and the connection is not read meanwhile.
+ * once they are decoded (a Produce's once it is answered, see {@link RequestFrame}); a large frame may wait there for
+ * room, and the connection is not read meanwhile.
  *
  * <p>Closes the connection, and only it, on end of stream, a frame over {@code socket.request.max.bytes} or over the
  * whole {@code queued.max.request.bytes}, an unreadable frame, a failed TLS handshake, a request before the login,
@@ -229,8 +231,9 @@ final class Connection implements Runnable {
             if (!memory.reserve(size, transport::isOpen)) {
                 return false;
             }
+            RequestFrame frame = null;
             try {
-                ByteBuffer frame = readFrame(size);
+                frame = new RequestFrame(readFrame(size), () -> memory.release(size));
                 stats.received(4L + size);
                 handling = true;
                 if (!handle(client, writer, frame)) {
@@ -239,7 +242,11 @@ final class Connection implements Runnable {
             } finally {
                 lastActivityNanos = nanoTime.getAsLong();
                 handling = false;
-                memory.release(size);
+                if (frame == null) {
+                    memory.release(size);
+                } else {
+                    frame.release();
+                }
             }
         }
     }
@@ -249,7 +256,7 @@ final class Connection implements Runnable {
      *
      * @return false when the connection must close after it
      */
-    private boolean handle(ClientInfo client, ReplyWriter writer, ByteBuffer frame)
+    private boolean handle(ClientInfo client, ReplyWriter writer, RequestFrame frame)
             throws IOException, InterruptedException {
         try {
             if (client.session().expectsRawToken()) {

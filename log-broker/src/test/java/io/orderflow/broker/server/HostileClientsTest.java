@@ -13,11 +13,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.GroupState;
+import org.apache.kafka.common.message.JoinGroupRequestData;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.ApiVersionsRequest;
 import org.apache.kafka.common.requests.ApiVersionsResponse;
+import org.apache.kafka.common.requests.JoinGroupRequest;
+import org.apache.kafka.common.requests.JoinGroupResponse;
 import org.apache.kafka.common.requests.RequestHeader;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -103,6 +108,54 @@ class HostileClientsTest {
                 .until(() -> broker.broker().requestMemory().waitingFrames() == 0
                         && broker.broker().requestMemory().reserved() == 0);
         assertAnswersApiVersions(honest, 2);
+    }
+
+    /**
+     * A request that waits long after it was read (here a JoinGroup of 900 KiB waiting for its group's first
+     * rebalance) gives its frame's request memory back once it is decoded: a 900 KiB frame from another client is
+     * let in at once instead of waiting, against a 1 MiB budget, for the join to be answered. Found by the
+     * hostile-frames harness, where long-polling Fetches of mutated sizes held the whole budget and every large frame
+     * behind them waited until 2,000 connections from one address were held.
+     */
+    @Test
+    void aRequestWaitingAfterItWasReadHoldsNoRequestMemory() throws Exception {
+        broker = TestBroker.start(
+                dataDir, Map.of("queued.max.request.bytes", "1048576", "group.initial.rebalance.delay.ms", "60000"));
+        WireClient member = connect();
+        RequestHeader first = member.send(join("patient", JoinGroupRequest.UNKNOWN_MEMBER_ID, 0), 1);
+        String memberId = ((JoinGroupResponse) member.receive(first)).data().memberId();
+        member.send(join("patient", memberId, 900 * 1024), 2);
+        try (Admin admin = broker.admin()) {
+            await().atMost(WITHIN)
+                    .until(() -> admin.describeConsumerGroups(List.of("patient"))
+                                    .all()
+                                    .get(10, TimeUnit.SECONDS)
+                                    .get("patient")
+                                    .groupState()
+                            == GroupState.PREPARING_REBALANCE);
+        }
+
+        connect().sendRaw(lyingFrame(900 * 1024, 10));
+
+        await().atMost(WITHIN)
+                .until(() -> broker.broker().requestMemory().reserved() == 900 * 1024
+                        && broker.broker().requestMemory().waitingFrames() == 0);
+    }
+
+    private static JoinGroupRequest join(String group, String memberId, int metadataBytes) {
+        JoinGroupRequestData.JoinGroupRequestProtocolCollection protocols =
+                new JoinGroupRequestData.JoinGroupRequestProtocolCollection();
+        protocols.add(new JoinGroupRequestData.JoinGroupRequestProtocol()
+                .setName("range")
+                .setMetadata(new byte[metadataBytes]));
+        return new JoinGroupRequest.Builder(new JoinGroupRequestData()
+                        .setGroupId(group)
+                        .setMemberId(memberId)
+                        .setProtocolType("consumer")
+                        .setSessionTimeoutMs(30_000)
+                        .setRebalanceTimeoutMs(60_000)
+                        .setProtocols(protocols))
+                .build((short) 9);
     }
 
     @Test
