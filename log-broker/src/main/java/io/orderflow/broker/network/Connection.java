@@ -228,7 +228,17 @@ final class Connection implements Runnable {
                 stats.rejected();
                 return true;
             }
-            if (!memory.reserve(size, transport::isOpen)) {
+            long waitUntil = nanoTime.getAsLong() + RequestMemory.MAX_WAIT.toNanos();
+            if (!memory.reserve(size, () -> transport.isOpen() && nanoTime.getAsLong() < waitUntil)) {
+                if (transport.isOpen()) {
+                    log.atWarn()
+                            .addKeyValue("connection", id)
+                            .addKeyValue("remote", client.host())
+                            .addKeyValue("requestBytes", size)
+                            .addKeyValue("waitedMs", RequestMemory.MAX_WAIT.toMillis())
+                            .log("Closing a connection: its request found no room in queued.max.request.bytes");
+                    stats.rejected();
+                }
                 return false;
             }
             RequestFrame frame = null;

@@ -1,6 +1,7 @@
 package io.orderflow.broker.network;
 
-import java.util.ArrayDeque;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
@@ -19,11 +20,13 @@ import java.util.function.BooleanSupplier;
  * frames queue; they can overdraw the budget by at most one small frame per connection. A frame larger than the whole
  * budget could never be read and closes its connection ({@link #fits}).
  *
- * <p>A reservation is released once the request has been handled (its answer may still be on its way out). Answers
- * are not counted: a Fetch's records go from the log file to the socket ({@code FileRegion}).
+ * <p>A reservation is released once the request has been decoded (a Produce's once answered; see {@code
+ * RequestFrame}). Answers are not counted: a Fetch's records go from the log file to the socket ({@code FileRegion}).
+ * Only the first frame in line is woken when memory is given back; every waiting frame also checks, ten times a
+ * second, whether its connection still wants it ({@link Connection} gives up after {@link #MAX_WAIT}).
  *
- * <p>Thread-safe: connections reserve and release on their own threads. A small frame's reservation and every release
- * are lock-free counter updates, so most requests never take the lock; only large frames queue on it.
+ * <p>Thread-safe: connections reserve and release on their own threads, without a common lock: counters and a
+ * concurrent queue of tickets, each waiting frame on its own ticket's monitor.
  */
 public final class RequestMemory {
     /** Frames up to this size never wait for the budget. */
@@ -32,14 +35,22 @@ public final class RequestMemory {
     /** How often a waiting frame checks that its connection is still open. */
     private static final long RECHECK_MS = 100;
 
+    /**
+     * The longest a frame waits for room before its connection is closed. By then a Kafka client has given up on the
+     * request anyway ({@code request.timeout.ms} is 30 s by default) and reconnects; meanwhile the waiting connection
+     * holds a thread, a socket and a place in {@code max.connections.per.ip}, and a frame that never gets room (one
+     * lying frame holding most of the budget while its body trickles in) must not let them pile up.
+     */
+    public static final java.time.Duration MAX_WAIT = java.time.Duration.ofSeconds(10);
+
     private final long budget;
-    /** Tickets of the large frames waiting, first come first; guarded by this. */
-    private final ArrayDeque<Object> waiting = new ArrayDeque<>();
+    /** Tickets of the large frames waiting, first come first; each waits on its own ticket. */
+    private final ConcurrentLinkedDeque<Object> waiting = new ConcurrentLinkedDeque<>();
     /** Small frames come and go without the lock: most requests never touch it. */
     private final AtomicLong reserved = new AtomicLong();
 
     private final AtomicLong mostReserved = new AtomicLong();
-    private volatile int waitingFrames;
+    private final AtomicInteger waitingFrames = new AtomicInteger();
 
     /** A budget of {@code budget} bytes; {@link Long#MAX_VALUE}: unbounded. */
     public RequestMemory(long budget) {
@@ -79,35 +90,59 @@ public final class RequestMemory {
             add(bytes);
             return true;
         }
-        synchronized (this) {
-            Object ticket = new Object();
-            waiting.addLast(ticket);
-            waitingFrames = waiting.size();
-            try {
-                while (waiting.peekFirst() != ticket || reserved.get() + bytes > budget) {
+        Object ticket = new Object();
+        waiting.addLast(ticket);
+        waitingFrames.incrementAndGet();
+        try {
+            synchronized (ticket) {
+                while (waiting.peekFirst() != ticket || !tryAdd(bytes)) {
                     if (!stillWanted.getAsBoolean()) {
                         return false;
                     }
-                    wait(RECHECK_MS);
+                    ticket.wait(RECHECK_MS);
                 }
-                add(bytes);
                 return true;
-            } finally {
-                waiting.remove(ticket);
-                waitingFrames = waiting.size();
-                notifyAll();
+            }
+        } finally {
+            waiting.remove(ticket);
+            waitingFrames.decrementAndGet();
+            wakeFirst();
+        }
+    }
+
+    /** Gives back what {@link #reserve} took for a frame of {@code bytes}; wakes the first waiting frame, if any. */
+    void release(int bytes) {
+        reserved.addAndGet(-bytes);
+        if (waitingFrames.get() > 0) {
+            wakeFirst();
+        }
+    }
+
+    /**
+     * Wakes the frame first in line, and only it: the others cannot go before it, so waking them all on every release
+     * (a thousand threads fighting for one lock, as under the hostile-frames harness) would only burn the CPU the
+     * first one needs.
+     */
+    private void wakeFirst() {
+        Object first = waiting.peekFirst();
+        if (first != null) {
+            synchronized (first) {
+                first.notify();
             }
         }
     }
 
-    /** Gives back what {@link #reserve} took for a frame of {@code bytes}; wakes the waiting frames, if any. */
-    void release(int bytes) {
-        reserved.addAndGet(-bytes);
-        if (waitingFrames > 0) {
-            synchronized (this) {
-                notifyAll();
+    /** Adds {@code bytes} if they fit in the budget now. */
+    private boolean tryAdd(int bytes) {
+        long now;
+        do {
+            now = reserved.get();
+            if (now + bytes > budget) {
+                return false;
             }
-        }
+        } while (!reserved.compareAndSet(now, now + bytes));
+        mostReserved.accumulateAndGet(now + bytes, Math::max);
+        return true;
     }
 
     /** Bytes reserved now. */
@@ -122,7 +157,7 @@ public final class RequestMemory {
 
     /** Frames waiting for room now. */
     public int waitingFrames() {
-        return waitingFrames;
+        return waitingFrames.get();
     }
 
     private void add(int bytes) {
