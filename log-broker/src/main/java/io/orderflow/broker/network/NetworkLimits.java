@@ -14,7 +14,7 @@ import java.util.Map;
  * @param maxConnectionsPerIpOverrides {@code max.connections.per.ip.overrides}: a limit of its own for some addresses
  * @param connectionsMaxIdleMs {@code connections.max.idle.ms}: a connection that has completed no request for this
  *     long, and is not handling one, is closed
- * @param queuedMaxRequestBytes {@code queued.max.request.bytes}: the bytes of requests being read and handled at once,
+ * @param queuedMaxRequestBytes {@code queued.max.request.bytes}: the bytes of request frames being read and decoded at once,
  *     -1 unbounded, 0 a quarter of the heap ({@link RequestMemory})
  */
 public record NetworkLimits(

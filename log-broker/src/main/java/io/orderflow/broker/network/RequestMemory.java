@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
 /**
- * The bytes of requests being read and handled, broker-wide: Kafka's {@code queued.max.request.bytes}, bounded by
+ * The bytes of request frames being read and decoded, broker-wide: Kafka's {@code queued.max.request.bytes}, bounded by
  * default (a quarter of the heap) where Kafka leaves it unbounded. Shared by every listener's connections.
  *
  * <p>Design. A frame's size prefix arrives first, and a client may lie in it. The buffer that receives the body grows

@@ -558,7 +558,7 @@ public final class Broker implements Closeable {
         return config;
     }
 
-    /** The bytes of requests being read and handled, on every listener ({@code queued.max.request.bytes}). */
+    /** The bytes of request frames being read and decoded, on every listener ({@code queued.max.request.bytes}). */
     public RequestMemory requestMemory() {
         return requestMemory;
     }

@@ -69,7 +69,7 @@ public record BrokerConfig(
         doc(
                 "queued.max.request.bytes",
                 "0",
-                "bytes of requests being read and handled at once; a larger frame waits, and its connection is not"
+                "bytes of request frames being read and decoded at once; a larger frame waits, and its connection is not"
                         + " read meanwhile (0: a quarter of the heap; -1: unbounded)");
         doc("max.connections", "10000", "connections on all listeners together; more are closed at once");
         doc("max.connections.per.ip", "2000", "connections from one address; more are closed at once");

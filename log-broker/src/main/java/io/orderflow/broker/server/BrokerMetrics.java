@@ -88,12 +88,12 @@ final class BrokerMetrics {
         gauge(
                 registry,
                 "orderflow_broker_request_memory_budget_bytes",
-                "queued.max.request.bytes: the bytes of requests being read and handled at once (-1: unbounded).",
+                "queued.max.request.bytes: the bytes of request frames being read and decoded at once (-1: unbounded).",
                 () -> memory.budget() == Long.MAX_VALUE ? -1 : memory.budget());
         gauge(
                 registry,
                 "orderflow_broker_request_memory_reserved_bytes",
-                "Bytes of requests being read and handled now.",
+                "Bytes of request frames being read and decoded now.",
                 memory::reserved);
         gauge(
                 registry,

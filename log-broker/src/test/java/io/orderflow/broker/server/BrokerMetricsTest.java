@@ -58,11 +58,11 @@ class BrokerMetricsTest {
             Map.entry("orderflow_broker_connections_open", "gauge|Connections open now.|[]"),
             Map.entry(
                     "orderflow_broker_request_memory_budget_bytes",
-                    "gauge|queued.max.request.bytes: the bytes of requests being read and handled at once (-1:"
+                    "gauge|queued.max.request.bytes: the bytes of request frames being read and decoded at once (-1:"
                             + " unbounded).|[]"),
             Map.entry(
                     "orderflow_broker_request_memory_reserved_bytes",
-                    "gauge|Bytes of requests being read and handled now.|[]"),
+                    "gauge|Bytes of request frames being read and decoded now.|[]"),
             Map.entry(
                     "orderflow_broker_request_memory_waiting_frames",
                     "gauge|Frames waiting for room in queued.max.request.bytes; their connections are not read"
