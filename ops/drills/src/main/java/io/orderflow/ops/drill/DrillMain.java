@@ -141,9 +141,10 @@ public final class DrillMain implements Callable<Integer> {
                     int down,
             @Option(
                             names = "--dies-by-itself",
-                            description = "crash the broker behind its supervisor's back (SIGKILL, as an"
-                                    + " OutOfMemoryError or an Error's exit would end it) and start nothing: the"
-                                    + " launcher must bring it back (./run-platform's control port only)")
+                            description =
+                                    "crash the broker behind its supervisor's back (SIGKILL, as an"
+                                            + " OutOfMemoryError or an Error's exit would end it) and start nothing: the"
+                                            + " launcher must bring it back (./run-platform's control port only) (default: off)")
                     boolean diesByItself,
             @Option(names = "--control", paramLabel = "URL|compose", description = CONTROL) String control,
             @Mixin DrillTargetOptions platform)
