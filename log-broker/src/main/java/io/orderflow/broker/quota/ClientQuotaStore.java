@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,11 +47,22 @@ public final class ClientQuotaStore {
     private final Path file;
     private final LogFiles files;
     private volatile Map<QuotaEntity, Map<String, Double>> quotas;
+    /** The types some entity has a quota of: read on every request, so kept beside the snapshot, not searched. */
+    private volatile Set<QuotaType> typesSet;
 
     private ClientQuotaStore(Path file, LogFiles files, Map<QuotaEntity, Map<String, Double>> quotas) {
         this.file = file;
         this.files = files;
         this.quotas = quotas;
+        this.typesSet = typesIn(quotas);
+    }
+
+    private static Set<QuotaType> typesIn(Map<QuotaEntity, Map<String, Double>> quotas) {
+        Set<QuotaType> types = EnumSet.noneOf(QuotaType.class);
+        quotas.values()
+                .forEach(values ->
+                        values.keySet().forEach(key -> QuotaType.forKey(key).ifPresent(types::add)));
+        return types;
     }
 
     /** Opens the store in {@code directory}, creating it empty when there is none. */
@@ -94,12 +106,7 @@ public final class ClientQuotaStore {
 
     /** Whether any entity has a quota of {@code type}. */
     boolean any(QuotaType type) {
-        for (Map<String, Double> values : quotas.values()) {
-            if (values.containsKey(type.key())) {
-                return true;
-            }
-        }
-        return false;
+        return typesSet.contains(type);
     }
 
     /**
@@ -180,7 +187,9 @@ public final class ClientQuotaStore {
                 throw new UncheckedIOException("Cannot write " + file, e);
             }
         }
-        quotas = freeze(next);
+        Map<QuotaEntity, Map<String, Double>> frozen = freeze(next);
+        quotas = frozen;
+        typesSet = typesIn(frozen);
     }
 
     /**
