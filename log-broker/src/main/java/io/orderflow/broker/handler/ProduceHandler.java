@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.ProduceRequestData;
@@ -110,7 +111,7 @@ public final class ProduceHandler implements PipelinedApiHandler<ProduceRequest>
                         }
                         // Kafka's own checks for v3+: exactly one v2 batch per partition, zstd only from v7. Several
                         // batches would also let a duplicate first batch hide new ones behind its old offsets.
-                        ProduceRequest.validateRecords(request.version(), records);
+                        validate(request.version(), records);
                         // Everything else about the batch (CRC, size, keys on a compacted topic, sequence) is the
                         // storage's to check: PartitionLog.append.
                         ByteBuffer buffer = records.buffer();
@@ -171,6 +172,20 @@ public final class ProduceHandler implements PipelinedApiHandler<ProduceRequest>
                 Thread.currentThread().interrupt();
                 p.response().setErrorCode(Errors.REQUEST_TIMED_OUT.code());
             }
+        }
+    }
+
+    /**
+     * Kafka's own checks of a v3+ batch ({@link ProduceRequest#validateRecords}). Before v7 they read the batch's
+     * compression type, and attributes naming no codec (ids 5 to 7) make kafka-clients throw, which Apache Kafka
+     * answers with UNKNOWN_SERVER_ERROR for the whole request. Here it is the partition's INVALID_RECORD, as the
+     * storage answers the same batch at any version ({@code PartitionLog}).
+     */
+    private static void validate(short version, MemoryRecords records) {
+        try {
+            ProduceRequest.validateRecords(version, records);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidRecordException("Unreadable record batch: " + e.getMessage());
         }
     }
 }

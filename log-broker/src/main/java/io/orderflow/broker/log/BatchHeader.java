@@ -36,6 +36,8 @@ public record BatchHeader(
     public static final int CRC_OFFSET = 17;
     public static final int ATTRIBUTES_OFFSET = 21;
     public static final byte CURRENT_MAGIC = 2;
+    /** The highest compression type id with a codec (zstd); the attributes' low three bits hold it. */
+    public static final int MAX_COMPRESSION_ID = 4;
     /** The smallest legal {@code batchLength}: a header with no records. */
     public static final int MIN_BATCH_LENGTH = SIZE - LOG_OVERHEAD;
 
@@ -82,6 +84,11 @@ public record BatchHeader(
         }
         long last = (long) baseSequence + lastOffsetDelta;
         return (int) (last > Integer.MAX_VALUE ? last - Integer.MAX_VALUE - 1 : last);
+    }
+
+    /** The compression type id: 0 none, 1 gzip, 2 snappy, 3 lz4, 4 zstd; 5 to 7 name no codec. */
+    public int compressionId() {
+        return attributes & 0x07;
     }
 
     public boolean isTransactional() {

@@ -240,6 +240,13 @@ public final class PartitionLog implements Closeable {
             if (h.isTransactional() || h.isControl()) {
                 throw new InvalidRecordBatchException(name, "transactional and control batches are not supported");
             }
+            if (h.compressionId() > BatchHeader.MAX_COMPRESSION_ID) {
+                // The CRC holds, so the client built it so; a consumer could not decompress it.
+                throw new InvalidRecordBatchException(
+                        name,
+                        "compression type id " + h.compressionId() + " names no codec (0 to 4: none, gzip,"
+                                + " snappy, lz4, zstd)");
+            }
             if (h.recordCount() != h.lastOffsetDelta() + 1) {
                 throw new InvalidRecordBatchException(
                         name,

@@ -1,14 +1,11 @@
 package io.orderflow.broker.quota;
 
+import io.orderflow.broker.log.LineFile;
 import io.orderflow.broker.log.LogFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -23,7 +20,7 @@ import java.util.TreeMap;
  * Every client quota set with AlterClientQuotas ({@code kafka-configs --alter --entity-type clients|users}), kept
  * in one file ({@code client-quotas} in the broker's quota directory), one line per entity and key: the entity's
  * parts ({@code type} for a default, {@code type:name} with the name in base64url), the key and the value. Each
- * change rewrites the file whole with {@link LogFiles#replace} (fsync, rename, directory fsync) before it is
+ * change rewrites the file whole ({@link LineFile#replace}: fsync, rename, directory fsync) before it is
  * answered, so an acknowledged quota survives kill -9 and power loss.
  *
  * <p>Validation follows Apache Kafka's controller: known entity types, no empty names, IP entities alone, known
@@ -44,15 +41,15 @@ public final class ClientQuotaStore {
             "connection_creation_rate is not enforced by this broker; max.connections.per.ip bounds connections"
                     + " by IP");
 
-    private final Path file;
-    private final LogFiles files;
+    /** Null for a store {@link #inMemory in memory}. */
+    private final LineFile file;
+
     private volatile Map<QuotaEntity, Map<String, Double>> quotas;
     /** The types some entity has a quota of: read on every request, so kept beside the snapshot, not searched. */
     private volatile Set<QuotaType> typesSet;
 
-    private ClientQuotaStore(Path file, LogFiles files, Map<QuotaEntity, Map<String, Double>> quotas) {
+    private ClientQuotaStore(LineFile file, Map<QuotaEntity, Map<String, Double>> quotas) {
         this.file = file;
-        this.files = files;
         this.quotas = quotas;
         this.typesSet = typesIn(quotas);
     }
@@ -67,23 +64,16 @@ public final class ClientQuotaStore {
 
     /** Opens the store in {@code directory}, creating it empty when there is none. */
     public static ClientQuotaStore open(Path directory, LogFiles files) throws IOException {
-        Files.createDirectories(directory);
-        Path file = directory.resolve(FILE);
+        LineFile file = LineFile.in(directory, FILE, "client quota", 3, files);
         Map<QuotaEntity, Map<String, Double>> quotas = new HashMap<>();
-        if (Files.exists(file)) {
-            List<String> lines = Files.readAllLines(file, StandardCharsets.US_ASCII);
-            for (int i = 0; i < lines.size(); i++) {
-                if (!lines.get(i).isBlank()) {
-                    read(lines.get(i), file, i + 1, quotas);
-                }
-            }
-        }
-        return new ClientQuotaStore(file, files, freeze(quotas));
+        file.forEachRecord(
+                f -> quotas.computeIfAbsent(entity(f[0]), e -> new TreeMap<>()).put(f[1], Double.parseDouble(f[2])));
+        return new ClientQuotaStore(file, freeze(quotas));
     }
 
     /** A store that keeps its quotas in memory only: for tests, and for a broker part built without quotas. */
     public static ClientQuotaStore inMemory() {
-        return new ClientQuotaStore(null, null, Map.of());
+        return new ClientQuotaStore(null, Map.of());
     }
 
     /** An alteration of one entity: each key to its new value, or to null to remove it. */
@@ -181,11 +171,7 @@ public final class ClientQuotaStore {
             }
         }
         if (file != null) {
-            try {
-                files.replace(file, encode(next));
-            } catch (IOException e) {
-                throw new UncheckedIOException("Cannot write " + file, e);
-            }
+            file.replace(lines(next));
         }
         Map<QuotaEntity, Map<String, Double>> frozen = freeze(next);
         quotas = frozen;
@@ -216,48 +202,27 @@ public final class ClientQuotaStore {
         return matched;
     }
 
-    private static void read(String line, Path file, int number, Map<QuotaEntity, Map<String, Double>> quotas) {
-        String[] f = line.split(" ");
-        try {
-            if (f.length != 3) {
-                throw new IllegalArgumentException("expected 3 fields, found " + f.length);
-            }
-            Map<String, String> parts = new TreeMap<>();
-            for (String part : f[0].split(",")) {
-                int colon = part.indexOf(':');
-                parts.put(
-                        colon < 0 ? part : part.substring(0, colon),
-                        colon < 0
-                                ? null
-                                : new String(
-                                        Base64.getUrlDecoder().decode(part.substring(colon + 1)),
-                                        StandardCharsets.UTF_8));
-            }
-            quotas.computeIfAbsent(new QuotaEntity(parts), e -> new TreeMap<>()).put(f[1], Double.parseDouble(f[2]));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalStateException(
-                    "Unreadable client quota at " + file + " line " + number + ": " + e.getMessage(), e);
+    /** An entity's field: its parts joined by commas, {@code type} for a default, {@code type:name} otherwise. */
+    private static QuotaEntity entity(String field) {
+        Map<String, String> parts = new TreeMap<>();
+        for (String part : field.split(",")) {
+            int colon = part.indexOf(':');
+            parts.put(
+                    colon < 0 ? part : part.substring(0, colon),
+                    colon < 0 ? null : LineFile.decode(part.substring(colon + 1)));
         }
+        return new QuotaEntity(parts);
     }
 
-    private static ByteBuffer encode(Map<QuotaEntity, Map<String, Double>> quotas) {
+    private static List<String> lines(Map<QuotaEntity, Map<String, Double>> quotas) {
         List<String> lines = new ArrayList<>();
         quotas.forEach((entity, values) -> {
             List<String> parts = new ArrayList<>();
-            entity.parts()
-                    .forEach((type, name) -> parts.add(
-                            name == null
-                                    ? type
-                                    : type + ":"
-                                            + Base64.getUrlEncoder()
-                                                    .withoutPadding()
-                                                    .encodeToString(name.getBytes(StandardCharsets.UTF_8))));
+            entity.parts().forEach((type, name) -> parts.add(name == null ? type : type + ":" + LineFile.encode(name)));
             values.forEach((key, value) -> lines.add(String.join(",", parts) + " " + key + " " + value));
         });
         Collections.sort(lines);
-        StringBuilder out = new StringBuilder();
-        lines.forEach(l -> out.append(l).append('\n'));
-        return ByteBuffer.wrap(out.toString().getBytes(StandardCharsets.US_ASCII));
+        return lines;
     }
 
     private static Map<QuotaEntity, Map<String, Double>> freeze(Map<QuotaEntity, Map<String, Double>> quotas) {

@@ -1,12 +1,11 @@
 package io.orderflow.broker.security;
 
+import io.orderflow.broker.log.LineFile;
 import io.orderflow.broker.log.LogFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -18,7 +17,7 @@ import java.util.TreeMap;
 /**
  * The SCRAM credentials of every user, kept in one file ({@code scram-credentials} in the security directory),
  * one line per user and mechanism: {@code user(base64url) mechanism iterations salt storedKey serverKey}. Never a
- * password nor a salted password. Each change rewrites the file whole with {@link LogFiles#replace} (fsync,
+ * password nor a salted password. Each change rewrites the file whole ({@link LineFile#replace}: fsync,
  * rename, directory fsync) before it is answered, so an acknowledged change survives kill -9 and power loss, and
  * a torn write leaves the previous file.
  *
@@ -27,44 +26,23 @@ import java.util.TreeMap;
 public final class CredentialStore {
     static final String FILE = "scram-credentials";
 
-    private final Path file;
-    private final LogFiles files;
+    private final LineFile file;
     private volatile Map<String, Map<ScramMechanism, ScramCredential>> users;
 
-    private CredentialStore(Path file, LogFiles files, Map<String, Map<ScramMechanism, ScramCredential>> users) {
+    private CredentialStore(LineFile file, Map<String, Map<ScramMechanism, ScramCredential>> users) {
         this.file = file;
-        this.files = files;
         this.users = users;
     }
 
     /** Opens the store in {@code directory}, creating it empty when there is none. */
     public static CredentialStore open(Path directory, LogFiles files) throws IOException {
-        Files.createDirectories(directory);
-        Path file = directory.resolve(FILE);
+        LineFile file = LineFile.in(directory, FILE, "SCRAM credential", 6, files);
         Map<String, Map<ScramMechanism, ScramCredential>> users = new TreeMap<>();
-        if (Files.exists(file)) {
-            List<String> lines = Files.readAllLines(file, StandardCharsets.US_ASCII);
-            for (int i = 0; i < lines.size(); i++) {
-                if (!lines.get(i).isBlank()) {
-                    read(lines.get(i), file, i + 1, users);
-                }
-            }
-        }
-        return new CredentialStore(file, files, freeze(users));
-    }
-
-    private static void read(
-            String line, Path file, int number, Map<String, Map<ScramMechanism, ScramCredential>> users) {
-        String[] f = line.split(" ");
-        try {
-            if (f.length != 6) {
-                throw new IllegalArgumentException("expected 6 fields, found " + f.length);
-            }
-            String user = new String(Base64.getUrlDecoder().decode(f[0]), StandardCharsets.UTF_8);
+        Base64.Decoder b64 = Base64.getDecoder();
+        file.forEachRecord(f -> {
             ScramMechanism mechanism = ScramMechanism.forSaslName(f[1])
                     .orElseThrow(() -> new IllegalArgumentException("unknown mechanism " + f[1]));
-            Base64.Decoder b64 = Base64.getDecoder();
-            users.computeIfAbsent(user, u -> new EnumMap<>(ScramMechanism.class))
+            users.computeIfAbsent(LineFile.decode(f[0]), u -> new EnumMap<>(ScramMechanism.class))
                     .put(
                             mechanism,
                             new ScramCredential(
@@ -73,10 +51,8 @@ public final class CredentialStore {
                                     Integer.parseInt(f[2]),
                                     b64.decode(f[4]),
                                     b64.decode(f[5])));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalStateException(
-                    "Unreadable SCRAM credential at " + file + " line " + number + ": " + e.getMessage(), e);
-        }
+        });
+        return new CredentialStore(file, freeze(users));
     }
 
     public Optional<ScramCredential> credential(String user, ScramMechanism mechanism) {
@@ -109,11 +85,7 @@ public final class CredentialStore {
             next.computeIfAbsent(u.user(), x -> new EnumMap<>(ScramMechanism.class))
                     .put(u.credential().mechanism(), u.credential());
         }
-        try {
-            files.replace(file, encode(next));
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot write " + file, e);
-        }
+        file.replace(lines(next));
         users = freeze(next);
     }
 
@@ -123,26 +95,20 @@ public final class CredentialStore {
     /** A credential to add or replace. */
     public record ScramCredentialUpsert(String user, ScramCredential credential) {}
 
-    private static ByteBuffer encode(Map<String, Map<ScramMechanism, ScramCredential>> users) {
-        StringBuilder out = new StringBuilder();
+    private static List<String> lines(Map<String, Map<ScramMechanism, ScramCredential>> users) {
+        List<String> lines = new ArrayList<>();
         Base64.Encoder b64 = Base64.getEncoder();
         users.forEach((user, credentials) -> credentials
                 .values()
-                .forEach(c -> out.append(Base64.getUrlEncoder()
-                                .withoutPadding()
-                                .encodeToString(user.getBytes(StandardCharsets.UTF_8)))
-                        .append(' ')
-                        .append(c.mechanism().saslName())
-                        .append(' ')
-                        .append(c.iterations())
-                        .append(' ')
-                        .append(b64.encodeToString(c.salt()))
-                        .append(' ')
-                        .append(b64.encodeToString(c.storedKey()))
-                        .append(' ')
-                        .append(b64.encodeToString(c.serverKey()))
-                        .append('\n')));
-        return ByteBuffer.wrap(out.toString().getBytes(StandardCharsets.US_ASCII));
+                .forEach(c -> lines.add(String.join(
+                        " ",
+                        LineFile.encode(user),
+                        c.mechanism().saslName(),
+                        Integer.toString(c.iterations()),
+                        b64.encodeToString(c.salt()),
+                        b64.encodeToString(c.storedKey()),
+                        b64.encodeToString(c.serverKey())))));
+        return lines;
     }
 
     private static Map<String, Map<ScramMechanism, ScramCredential>> freeze(

@@ -563,6 +563,11 @@ public final class Broker implements Closeable {
         return requestMemory;
     }
 
+    /** The requests that failed inside the broker (bugs and storage failures), counted. */
+    public RequestFaults requestFaults() {
+        return requestFaults;
+    }
+
     /** The connections open on every listener, against {@code max.connections} and the per-address limits. */
     public ConnectionQuotas connectionQuotas() {
         return connectionQuotas;

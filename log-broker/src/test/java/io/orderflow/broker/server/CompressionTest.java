@@ -118,6 +118,65 @@ class CompressionTest {
         assertThat(stored).isEqualTo(sent);
     }
 
+    /**
+     * Compression ids 5 to 7 name no codec; kafka-clients' codec throws on them, which Apache Kafka answers with
+     * UNKNOWN_SERVER_ERROR and a logged error. Here the partition is answered INVALID_RECORD at every version (before
+     * v7 Kafka's request checks read the codec, from v7 only the storage does), nothing is stored, so no consumer meets
+     * a batch it cannot decompress, no broker fault is counted, and the connection goes on. Found by the hostile-frames
+     * harness.
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({"5,13", "6,13", "7,13", "5,3", "6,6", "7,7"})
+    void aBatchNamingACompressionNoCodecHasIsRefusedAtEveryVersion(int compressionId, short version) throws Exception {
+        String topic = "unknown-codec-" + compressionId + "-v" + version;
+        broker.createTopic(topic, 1, Map.of());
+        byte[] valid =
+                bytes(MemoryRecords.withRecords(Compression.NONE, new SimpleRecord("k".getBytes(), "v".getBytes()))
+                        .buffer());
+        // The same batch naming codec compressionId, with a CRC that matches, so that only the codec id is wrong.
+        ByteBuffer batch = ByteBuffer.wrap(valid.clone());
+        int attributes = 21; // base offset 8, length 4, leader epoch 4, magic 1, CRC 4
+        batch.putShort(attributes, (short) ((batch.getShort(attributes) & ~0x07) | compressionId));
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(batch.duplicate().position(attributes));
+        batch.putInt(17, (int) crc.getValue());
+
+        try (WireClient client = WireClient.connect(broker.broker().port())) {
+            // kafka-clients will not build such a request (before v7 it reads the codec), so the valid batch is
+            // swapped for it in the request's bytes.
+            var request = RequestCorpus.produce(
+                    new RequestCorpus.Target(topic, LogContents.topicId(broker.broker(), topic)),
+                    MemoryRecords.readableRecords(ByteBuffer.wrap(valid)),
+                    (short) -1,
+                    version);
+            RequestHeader header = new RequestHeader(request.apiKey(), version, "wire-client", 1);
+            byte[] frame = WireClient.frame(request, header);
+            int at = indexOf(frame, valid);
+            System.arraycopy(batch.array(), 0, frame, at, valid.length);
+            client.sendFrame(frame);
+
+            var answer = (org.apache.kafka.common.requests.ProduceResponse) client.receive(header);
+            var partition = answer.data()
+                    .responses()
+                    .iterator()
+                    .next()
+                    .partitionResponses()
+                    .getFirst();
+            assertThat(Errors.forCode(partition.errorCode())).isEqualTo(Errors.INVALID_RECORD);
+            if (version >= 8) { // error_message is there from v8
+                assertThat(partition.errorMessage()).containsPattern("compression type id:? " + compressionId);
+            }
+
+            RequestHeader next =
+                    client.send(new org.apache.kafka.common.requests.ApiVersionsRequest.Builder().build((short) 3), 2);
+            assertThat(client.receive(next).errorCounts()).containsOnlyKeys(Errors.NONE);
+        }
+
+        assertThat(LogContents.batches(broker.broker(), topic, 0).sizeInBytes()).isZero();
+        assertThat(broker.broker().requestFaults().counts().keySet())
+                .noneMatch(k -> k.api() == org.apache.kafka.common.protocol.ApiKeys.PRODUCE);
+    }
+
     /** The stock idempotent {@code acks=all} producer, compressing with {@code codec}, lingering to fill batches. */
     private static KafkaProducer<String, String> producer(CompressionType codec) {
         Properties p = new Properties();
@@ -128,6 +187,15 @@ class CompressionTest {
         p.put(ProducerConfig.LINGER_MS_CONFIG, "50");
         p.put(ProducerConfig.BATCH_SIZE_CONFIG, "65536");
         return new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
+    }
+
+    private static int indexOf(byte[] haystack, byte[] needle) {
+        for (int i = 0; i + needle.length <= haystack.length; i++) {
+            if (java.util.Arrays.equals(haystack, i, i + needle.length, needle, 0, needle.length)) {
+                return i;
+            }
+        }
+        throw new AssertionError("the batch is not in the request's bytes");
     }
 
     private static byte[] bytes(ByteBuffer buffer) {
