@@ -57,11 +57,16 @@ final class HostileConnection implements Closeable {
      * connection at a time: the next connection registers with it once this one is closed.
      */
     static HostileConnection open(
-            InetSocketAddress address, Selector selector, Duration connectTimeout, Duration stallTimeout)
+            InetSocketAddress from,
+            InetSocketAddress address,
+            Selector selector,
+            Duration connectTimeout,
+            Duration stallTimeout)
             throws IOException {
         SocketChannel channel = SocketChannel.open();
         try {
             channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            channel.bind(from);
             channel.socket().connect(address, (int) connectTimeout.toMillis());
             channel.configureBlocking(false);
             SelectionKey key = channel.register(selector, SelectionKey.OP_READ);

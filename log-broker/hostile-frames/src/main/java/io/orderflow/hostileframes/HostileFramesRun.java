@@ -26,10 +26,17 @@ import org.apache.kafka.common.Uuid;
 /**
  * One run of hostile frames against one broker, reached only over TCP at its bootstrap address.
  *
- * <p>Before: two topics of one partition each are created with the admin client, {@code PREFIX-known} and
- * {@code PREFIX-target}; {@link KnownRecords} are produced to the first, acks=all, each acknowledged. The second is
- * the topic the corpus's Produce, Fetch, ListOffsets and Metadata requests name (by name, and by id from the versions
- * that use ids), so that requests which survive their mutation reach the broker's storage.
+ * <p>Before: three topics of one partition each are created with the admin client, {@code PREFIX-known}, {@code
+ * PREFIX-target} and {@code PREFIX-round-trip}; {@link KnownRecords} are produced to the first, acks=all, each
+ * acknowledged. The second is the topic the corpus's Produce, Fetch, ListOffsets and Metadata requests name (by name,
+ * and by id from the versions that use ids), so that requests which survive their mutation reach the broker's storage.
+ * The third waits for the {@link RoundTrip}: made before the frames, because mutated CreateTopics requests may fill
+ * a broker's partition limit ({@code max.partitions} on ours), after which a new topic is refused by design.
+ *
+ * <p>The hostile connections are made from an address of their own ({@code --hostile-address}), the probes and every
+ * checking client from the machine's usual one: a broker that bounds connections per address
+ * ({@code max.connections.per.ip}) refuses the hostile client once it holds its share, and must still serve the
+ * others, which is what the probes measure.
  *
  * <p>During: {@code --connections} sender threads, each with its own {@link HostileFrameSource} seeded from the run's
  * seed and the thread's index, and its own {@link HostileConnection}. A sender claims the next frame number, draws a
@@ -42,8 +49,8 @@ import org.apache.kafka.common.Uuid;
  * broker is gone; meanwhile a probe is taken every ten seconds, since no sender reaches the next multiple). A last
  * probe follows the last frame.
  *
- * <p>After: the known records are read back ({@link KnownRecords#readBack}), a {@link RoundTrip} runs on a new
- * topic, and the broker's topics are counted.
+ * <p>After: the known records are read back ({@link KnownRecords#readBack}), a {@link RoundTrip} runs with a new
+ * producer and consumer, and the broker's topics are counted.
  *
  * <p>The frames each connection sends depend only on the seed; how they interleave across connections, and so where
  * exactly the probes fall, depends on timing. A progress line is printed every ten seconds. Not reusable: one
@@ -59,6 +66,9 @@ public final class HostileFramesRun {
     private final Workload workload;
     private final Clients clients;
     private final InetSocketAddress address;
+    /** Where the hostile connections come from: {@code --hostile-address}, any port. */
+    private final InetSocketAddress from;
+
     private final LivenessProbe probe;
     private final String label;
     private final PrintStream out;
@@ -91,6 +101,7 @@ public final class HostileFramesRun {
         this.workload = workload;
         this.clients = new Clients(bootstrap);
         this.address = address(bootstrap);
+        this.from = new InetSocketAddress(workload.hostileAddress, 0);
         this.probe = new LivenessProbe(address, Duration.ofMillis(workload.probeTimeoutMillis));
         this.label = label;
         this.out = out;
@@ -111,6 +122,7 @@ public final class HostileFramesRun {
         KnownRecords known = KnownRecords.draw(prefix + "-known", workload.records, new Gen(workload.seed));
         clients.createTopic(prefix + "-known");
         Uuid targetId = clients.createTopic(prefix + "-target");
+        clients.createTopic(prefix + "-round-trip");
         known.produce(clients);
         var corpus = HostileFrameSource.Corpus.of(new Target(prefix + "-target", targetId), prefix + "-created");
         out.printf(
@@ -257,7 +269,7 @@ public final class HostileFramesRun {
         while (!stopping) {
             try {
                 HostileConnection connection =
-                        HostileConnection.open(address, selector, CONNECT_TIMEOUT, STALL_TIMEOUT);
+                        HostileConnection.open(from, address, selector, CONNECT_TIMEOUT, STALL_TIMEOUT);
                 opened.increment();
                 return connection;
             } catch (IOException e) {

@@ -14,11 +14,12 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * After the hostile frames, does the broker still do its job for a new client? A new topic, a new producer sending
- * one record with acks=all, a new consumer reading it back: all within the clients' timeouts. Stateless.
+ * After the hostile frames, does the broker still do its job for a new client? A new producer sending one record
+ * with acks=all to a topic made before the frames, a new consumer reading it back: all within the clients' timeouts.
+ * Stateless.
  */
 final class RoundTrip {
-    /** Its outcome: the time from creating the topic to reading the record, or why it failed. */
+    /** Its outcome: the time from sending the record to reading it back, or why it failed. */
     record Outcome(boolean ok, double millis, String problem) {
         String describe() {
             return ok ? String.format(Locale.ROOT, "yes (%.0f ms)", millis) : "NO (" + problem + ")";
@@ -31,7 +32,6 @@ final class RoundTrip {
         long start = System.nanoTime();
         byte[] value = UUID.randomUUID().toString().getBytes(StandardCharsets.UTF_8);
         try {
-            clients.createTopic(topic);
             try (KafkaProducer<byte[], byte[]> producer = clients.producer()) {
                 producer.send(new ProducerRecord<>(topic, 0, "round-trip".getBytes(StandardCharsets.UTF_8), value))
                         .get(Clients.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);

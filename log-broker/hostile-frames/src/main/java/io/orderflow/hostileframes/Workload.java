@@ -79,12 +79,21 @@ public final class Workload {
             description = "prefix of the topics the run creates; they must not exist yet (default: ${DEFAULT-VALUE})")
     String topicPrefix;
 
+    @Option(
+            names = "--hostile-address",
+            defaultValue = "127.0.0.2",
+            description = "local address the hostile connections are made from, so that the probes, the known records"
+                    + " and the round trip, made from the machine's usual address, are a client of their own to"
+                    + " limits per address such as max.connections.per.ip; any address of the loopback network"
+                    + " (127.0.0.0/8) will do for a broker on this machine (default: ${DEFAULT-VALUE})")
+    String hostileAddress;
+
     /** The options as typed, to run the same workload again. */
     String asOptions() {
         return String.format(
                 Locale.ROOT,
                 "--frames %d --connections %d --seed %d --probe-every %d --probe-timeout-ms %d --reaction-wait-ms %d"
-                        + " --records %d --max-claimed-bytes %d --give-up-after %d",
+                        + " --records %d --max-claimed-bytes %d --give-up-after %d --hostile-address %s",
                 frames,
                 connections,
                 seed,
@@ -93,7 +102,8 @@ public final class Workload {
                 reactionWaitMillis,
                 records,
                 maxClaimedBytes,
-                giveUpAfter);
+                giveUpAfter,
+                hostileAddress);
     }
 
     /** Rejects values the run cannot work with as a bad command line (exit code 2), naming the option. */
