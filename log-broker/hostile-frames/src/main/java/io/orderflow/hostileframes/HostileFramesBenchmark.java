@@ -29,9 +29,9 @@ import picocli.CommandLine.Spec;
 /**
  * The hostile-frames benchmark: our broker, then Apache Kafka, each started afresh in a JVM of its own with the same
  * small heap ({@code --heap}, 128 MiB) and the same extra JVM options, each sent the same {@link HostileFramesRun}
- * (same seed, same frames per connection). Our broker runs packaged, as {@code ops/bin/run-broker} runs it, and
- * without {@code -XX:+ExitOnOutOfMemoryError}: a broker whose threads die of an OutOfMemoryError stays up, and the
- * probes show whether it still serves (the zombie the issue describes). Kafka runs from kafka-anchor's jars with
+ * (same seed, same frames per connection). Our broker runs packaged, as {@code ops/bin/run-broker} runs it, with
+ * {@code -XX:+ExitOnOutOfMemoryError} like every launcher of it: an OutOfMemoryError stops it at once, which the
+ * probes and the check that it is alive at the end show (nothing restarts it here). Kafka runs from kafka-anchor's jars with
  * {@code kafka-server-start.sh}'s JVM options, its heap replaced as {@code KAFKA_HEAP_OPTS} would, and its log cleaner's
  * buffer scaled down with the heap ({@link #dedupeBufferFor}), without which it cannot start with 128 MiB.
  *

@@ -8,8 +8,11 @@ import io.orderflow.broker.log.PartitionLog;
 import io.orderflow.broker.log.Topic;
 import io.orderflow.broker.quota.ClientQuotas;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -69,6 +72,7 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
         FetchRequestData data = request.data();
         FetchResponseData response = new FetchResponseData().setSessionId(0).setErrorCode(Errors.NONE.code());
         List<Target> targets = new ArrayList<>();
+        Set<PartitionLog> listed = Collections.newSetFromMap(new IdentityHashMap<>());
         boolean unknownPartitions = false;
         for (FetchRequestData.FetchTopic topicData : data.topics()) {
             Optional<Topic> topic =
@@ -87,6 +91,14 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
                     ? (request.version() >= 13 ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION)
                     : Errors.NONE;
             for (FetchRequestData.FetchPartition p : topicData.partitions()) {
+                Optional<PartitionLog> log = authorized && topicError == Errors.NONE
+                        ? topic.flatMap(t -> logs.partition(t.name(), p.partition()))
+                        : Optional.empty();
+                if (log.isPresent() && !listed.add(log.get())) {
+                    // Listed before. Kafka keys a fetch's partitions by topic and partition, so it reads and answers
+                    // each once; reading every copy would let one request of repeated entries cost a thousand reads.
+                    continue;
+                }
                 FetchResponseData.PartitionData partition = new FetchResponseData.PartitionData()
                         .setPartitionIndex(p.partition())
                         .setHighWatermark(-1)
@@ -98,7 +110,6 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
                     partition.setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code());
                     continue;
                 }
-                Optional<PartitionLog> log = topic.flatMap(t -> logs.partition(t.name(), p.partition()));
                 if (topicError != Errors.NONE || log.isEmpty()) {
                     partition.setErrorCode(
                             (topicError != Errors.NONE ? topicError : Errors.UNKNOWN_TOPIC_OR_PARTITION).code());

@@ -41,7 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Fetch as consumers rely on it: a long poll ends as soon as data arrives (not at {@code max.wait.ms}), or at
  * once when a partition cannot be read; without a fetch session (session id 0) the response lists exactly the
- * requested partitions, each with its own error.
+ * requested partitions, each once and with its own error.
  */
 class FetchSemanticsTest {
     /** What kafka-clients 4.4 consumers send; topics are named by id. */
@@ -182,6 +182,48 @@ class FetchSemanticsTest {
                             Map.entry(new TopicPartition("wide", 9), Errors.UNKNOWN_TOPIC_OR_PARTITION),
                             Map.entry(new TopicPartition("missing", 0), Errors.UNKNOWN_TOPIC_ID));
             assertThat(values(response)).containsExactlyInAnyOrder("in-3", "in-1");
+        }
+    }
+
+    /**
+     * A partition listed again in the same fetch is read and answered once, as Apache Kafka keys a fetch's partitions
+     * by topic and partition: without that, one request of a partition repeated thousands of times cost thousands of
+     * reads (found by the hostile-frames harness, where such fetches kept hundreds of threads reading one segment).
+     */
+    @Test
+    void aPartitionListedManyTimesInOneFetchIsReadAndAnsweredOnce() throws Exception {
+        RequestCorpus.Target repeated = newTopic("repeated", 2);
+        try (KafkaProducer<String, String> producer = broker.producer()) {
+            for (int p = 0; p < 2; p++) {
+                producer.send(new ProducerRecord<>("repeated", p, "k", "in-" + p))
+                        .get(30, TimeUnit.SECONDS);
+            }
+        }
+        org.apache.kafka.common.message.FetchRequestData.FetchTopic topic =
+                new org.apache.kafka.common.message.FetchRequestData.FetchTopic().setTopicId(repeated.id());
+        for (int i = 0; i < 1000; i++) {
+            topic.partitions()
+                    .add(new org.apache.kafka.common.message.FetchRequestData.FetchPartition()
+                            .setPartition(i == 500 ? 1 : 0)
+                            .setFetchOffset(0)
+                            .setPartitionMaxBytes(1024 * 1024));
+        }
+        FetchRequest request = new FetchRequest(
+                new org.apache.kafka.common.message.FetchRequestData()
+                        .setReplicaId(-1)
+                        .setMaxWaitMs(0)
+                        .setMinBytes(1)
+                        .setMaxBytes(1024 * 1024)
+                        .setTopics(List.of(topic)),
+                FETCH_VERSION);
+        try (WireClient client = WireClient.connect(broker.broker().port())) {
+            FetchResponse response = (FetchResponse) client.receive(client.send(request, 4));
+
+            assertThat(response.data().responses()).hasSize(1);
+            assertThat(response.data().responses().getFirst().partitions())
+                    .extracting(FetchResponseData.PartitionData::partitionIndex)
+                    .containsExactly(0, 1);
+            assertThat(values(response)).containsExactly("in-0", "in-1");
         }
     }
 
