@@ -47,10 +47,6 @@ public final class LineFile {
         return new LineFile(directory.resolve(name), files, record, fields);
     }
 
-    public Path path() {
-        return path;
-    }
-
     /**
      * Hands the fields of each non-blank line to {@code reader}, in file order; nothing when there is no file yet.
      *

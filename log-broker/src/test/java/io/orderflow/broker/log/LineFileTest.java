@@ -28,7 +28,7 @@ class LineFileTest {
 
         assertThat(records(file)).isEmpty();
         assertThat(dir.resolve("security")).isDirectory();
-        assertThat(file.path()).doesNotExist();
+        assertThat(dir.resolve("security").resolve("acls")).doesNotExist();
     }
 
     @Test
