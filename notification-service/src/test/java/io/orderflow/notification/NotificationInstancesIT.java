@@ -88,7 +88,7 @@ class NotificationInstancesIT {
                                 gate.held(), messageIdsOf(rowsWhere(database, "status = 'PENDING'"), victim)));
                 victim.killNine();
                 victim.onExit().get();
-                // Before its leases pass (20 s), nobody else has taken them: what it had in flight when it died.
+                // Before its leases pass (12 s), nobody else has taken them: what it had in flight when it died.
                 Set<String> claimsAtKill = messageIdsOf(rowsWhere(database, "status = 'PENDING'"), victim);
                 gate.open();
                 assertThat(number(database, "SELECT count(*) FROM notifications WHERE status = 'SENT'"))

@@ -26,10 +26,10 @@ final class NotificationProcesses {
 
     static final int SEND_CONCURRENCY = 16;
     /**
-     * Short, so that a killed instance's claimed mails are sent again within the test; a send gets half of it, 10 s,
+     * Short, so that a killed instance's claimed mails are sent again within the test; a send gets half of it, 6 s,
      * more than a test holds the SMTP server's answers back ({@link GreenMailSmtp.AcceptanceGate}).
      */
-    static final Duration SEND_LEASE = Duration.ofSeconds(20);
+    static final Duration SEND_LEASE = Duration.ofSeconds(12);
 
     private NotificationProcesses() {}
 

@@ -948,9 +948,10 @@ class PlatformEndToEndTest {
     }
 
     /**
-     * Last, as it ends the platform: the commands a user types in another terminal, {@code ops/bin/drill crash-consumer}'s
-     * short version through the launcher's control port, a crash reported, the crashed service's group replayed from
-     * before the drill and the service started again by {@code ops/bin/replay}, and {@code stop}.
+     * Last, as it ends the platform: the commands a user types in another terminal, a service killed through the
+     * launcher and its crash reported, its group replayed from before its last orders and the service started again by
+     * {@code ops/bin/replay}, and {@code stop}. (The crash-consumer drill through the launcher's control port ran at
+     * {@code @Order(10)}.)
      */
     @Test
     @Order(15)
@@ -981,17 +982,14 @@ class PlatformEndToEndTest {
         assertThat(launchers.command(unknown, "logs", "no-such-service")).isEqualTo(2);
         assertThat(LauncherProcesses.read(unknown)).contains("no-such-service", "analytics-service", "order-service");
 
-        // Where the replay below starts: the crash drill's orders are the last analytics-service counted.
-        Instant beforeTheCrashDrill = Instant.now();
-        DrillReport crash = new CrashConsumerDrill(
-                        drillTarget(),
-                        ServiceControl.launcher(state.control()),
-                        "inventory-service",
-                        10,
-                        Duration.ofSeconds(12))
-                .run();
-        assertThat(passed(crash))
-                .contains("killed inventory-service with SIGKILL", "no order lost", "no double effect");
+        // Where the replay below starts: these orders are the last analytics-service counted before it was killed.
+        Instant beforeTheLastOrders = Instant.now();
+        for (int i = 0; i < 10; i++) {
+            placeOrder("sku-12");
+        }
+        await().atMost(WITHIN)
+                .until(() -> caughtUpOnOrders(
+                        JSON.readTree(get(service("lag-monitor"), "/lag")).get("groups"), "analytics-service"));
 
         PlatformState.Service analytics = launchers.state().orElseThrow().services().stream()
                 .filter(service -> service.name().equals("analytics-service"))
@@ -1010,10 +1008,10 @@ class PlatformEndToEndTest {
         assertThat(LauncherProcesses.read(afterCrash)).containsPattern("(?m)^  analytics-service +\\d+ +exited ");
 
         // ops/bin/replay right after the kill: the killed consumers stay members of analytics-service's group until
-        // their sessions time out (10 s here), which the replay waits out before it moves the group back to the crash
-        // drill's first events (not the earliest offset: reading every drill's events again, 20 records a poll, would
-        // cost the build most of a minute); it then starts the service through the launcher, and the events it counted
-        // before come back as duplicates.
+        // their sessions time out (10 s here), which the replay waits out before it moves the group back to the last
+        // orders' first events (not the earliest offset: reading every drill's events again, 20 records a poll, would
+        // cost the build most of a minute); it then starts the service through the launcher, and the events it
+        // counted before come back as duplicates.
         StringWriter replayed = new StringWriter();
         CommandLine replay = ReplayCommandLine.commandLine();
         replay.setOut(new PrintWriter(replayed, true));
@@ -1028,7 +1026,7 @@ class PlatformEndToEndTest {
                         "--platform-state",
                         PlatformState.file(launchers.postgresDirectory()).toString(),
                         "--to-datetime",
-                        beforeTheCrashDrill.toString(),
+                        beforeTheLastOrders.toString(),
                         "--wait-caught-up",
                         "--caught-up-timeout",
                         "2m"))
@@ -1039,7 +1037,7 @@ class PlatformEndToEndTest {
                 .contains("analytics-service (pid " + analytics.pid() + ") had already exited (through the launcher)")
                 .contains("consumer group analytics-service is empty", "started analytics-service", "has caught up")
                 .contains(
-                        "reset consumer group analytics-service to the first record at or after " + beforeTheCrashDrill)
+                        "reset consumer group analytics-service to the first record at or after " + beforeTheLastOrders)
                 .containsPattern("analytics-service since its start \\(.*\\): [1-9]\\d* duplicate \\(skipped\\)")
                 .contains("replay done");
         Path restarted = output.resolve("status-restarted.log");
