@@ -19,6 +19,8 @@ import java.nio.file.Path;
  * @param security how our broker's listener is secured ({@link Security#SASL_SSL} by default on the command line)
  * @param kafkaCommandConfig on a Kafka cluster given by {@code --bootstrap-servers}, the client properties every part
  *     connects with ({@code --command-config}; null: PLAINTEXT)
+ * @param smtpServer the SMTP server notification-service sends to, {@code HOST:PORT} ({@code --smtp-server}; null: a
+ *     GreenMail server in the launcher's JVM, whose mails go with the launcher)
  */
 public record LaunchOptions(
         boolean help,
@@ -38,7 +40,8 @@ public record LaunchOptions(
         Tracing tracing,
         String kafkaBootstrapServers,
         Security security,
-        Path kafkaCommandConfig) {
+        Path kafkaCommandConfig,
+        String smtpServer) {
 
     /**
      * Our broker's one listener: SASL_SSL (TLS, a SCRAM login per part, ACLs; {@link PlatformSecrets}) or PLAINTEXT
@@ -106,6 +109,7 @@ public record LaunchOptions(
                 Tracing.OFF,
                 null,
                 Security.PLAINTEXT,
+                null,
                 null);
     }
 

@@ -36,7 +36,7 @@ import org.apache.kafka.common.errors.TopicExistsException;
  * cluster to run on ({@link LaunchOptions#kafkaBootstrapServers}: the same services, only their {@code
  * kafka.bootstrap.servers} differs), then a {@link LocalPostgres} (the configured server, or an embedded one
  * under the launch options' directory) and one database per service, then a local SMTP server (GreenMail, in this
- * JVM, for notification-service's mails), then the services, each a {@link ServiceProcess}: order-service and its
+ * JVM, for notification-service's mails; none when the options name one), then the services, each a {@link ServiceProcess}: order-service and its
  * outbox-relay, inventory-service and the outbox-relay of its outcomes (one relay per database), notification-service
  * and analytics-service, each consumer in its own group with its own database. Services come last because they need
  * the broker and their database from their first moment; their logs go to {@code logs/} beside the PostgreSQL
@@ -142,12 +142,17 @@ public final class LocalPlatform implements AutoCloseable {
                 if (!options.services()) {
                     return new LocalPlatform(broker, bootstrapServers, postgres, databases, null, List.of(), access);
                 }
-                GreenMail smtp = startSmtp();
+                GreenMail smtp = options.smtpServer() == null ? startSmtp() : null;
                 try {
-                    List<Slot> services = startServices(options, bootstrapServers, access, databases, smtp);
+                    String smtpServer = smtp == null
+                            ? options.smtpServer()
+                            : SMTP_HOST + ":" + smtp.getSmtp().getPort();
+                    List<Slot> services = startServices(options, bootstrapServers, access, databases, smtpServer);
                     return new LocalPlatform(broker, bootstrapServers, postgres, databases, smtp, services, access);
                 } catch (RuntimeException e) {
-                    smtp.stop();
+                    if (smtp != null) {
+                        smtp.stop();
+                    }
                     throw e;
                 }
             } catch (RuntimeException e) {
@@ -240,7 +245,7 @@ public final class LocalPlatform implements AutoCloseable {
             String bootstrapServers,
             Access access,
             List<PostgresDatabase> databases,
-            GreenMail smtp) {
+            String smtpServer) {
         createTopics(access.launcher(), Topics.ORDERS, Topics.INVENTORY);
         Path logs = PlatformState.logs(options.postgresDirectory());
         List<Slot> slots = List.of(
@@ -280,10 +285,9 @@ public final class LocalPlatform implements AutoCloseable {
                                         logs,
                                         databases,
                                         bootstrapServers)
-                                .property("quarkus.mailer.host", SMTP_HOST)
+                                .property("quarkus.mailer.host", smtpServer.substring(0, smtpServer.lastIndexOf(':')))
                                 .property(
-                                        "quarkus.mailer.port",
-                                        Integer.toString(smtp.getSmtp().getPort()))),
+                                        "quarkus.mailer.port", smtpServer.substring(smtpServer.lastIndexOf(':') + 1))),
                 new Slot(
                         "analytics-service",
                         consumer(
@@ -554,7 +558,7 @@ public final class LocalPlatform implements AutoCloseable {
                         "no service '" + instance + "'; the services are " + String.join(", ", instances())));
     }
 
-    /** The local SMTP server's port, empty without services. */
+    /** The launcher's own SMTP server's port; empty without services, or with {@code --smtp-server}. */
     public java.util.OptionalInt smtpPort() {
         return smtp == null
                 ? java.util.OptionalInt.empty()

@@ -184,6 +184,14 @@ final class PlatformCommandLine implements Callable<Integer> {
             })
     private LaunchOptions.Security security;
 
+    @Option(
+            names = "--smtp-server",
+            paramLabel = "HOST:PORT",
+            converter = SmtpServer.class,
+            description = "the SMTP server notification-service sends its mails to (default: none, a GreenMail server"
+                    + " in the launcher's JVM that keeps them in memory)")
+    private String smtpServer;
+
     @Option(names = "--no-services", description = "start only the broker and PostgreSQL (default: the services too)")
     private boolean noServices;
 
@@ -326,7 +334,8 @@ final class PlatformCommandLine implements Callable<Integer> {
                         : new LaunchOptions.Tracing(otlpEndpoint, otlpProtocol),
                 kafkaBootstrapServers,
                 security,
-                kafkaCommandConfig);
+                kafkaCommandConfig,
+                smtpServer);
     }
 
     /** {@code sasl_ssl} or {@code plaintext}, in either case. */
@@ -424,6 +433,27 @@ final class PlatformCommandLine implements Callable<Integer> {
                     throw new TypeConversionException(
                             "takes HOST:PORT[,HOST:PORT...] (e.g. kafka-1:9092,kafka-2:9092), was '" + value + "'.");
                 }
+            }
+            return value;
+        }
+    }
+
+    /** {@code HOST:PORT}, a port from 1 to 65535. */
+    static final class SmtpServer implements ITypeConverter<String> {
+        @Override
+        public String convert(String value) {
+            int colon = value.lastIndexOf(':');
+            boolean valid = colon > 0 && colon < value.length() - 1;
+            if (valid) {
+                try {
+                    int port = Integer.parseInt(value.substring(colon + 1));
+                    valid = port > 0 && port <= 65_535;
+                } catch (NumberFormatException e) {
+                    valid = false;
+                }
+            }
+            if (!valid) {
+                throw new TypeConversionException("takes HOST:PORT (e.g. localhost:1025), was '" + value + "'.");
             }
             return value;
         }

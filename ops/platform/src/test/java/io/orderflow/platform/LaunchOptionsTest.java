@@ -41,6 +41,7 @@ class LaunchOptionsTest {
                 LaunchOptions.Tracing.OFF,
                 null,
                 LaunchOptions.Security.SASL_SSL,
+                null,
                 null);
 
         assertThat(LaunchOptions.parse(
@@ -97,6 +98,18 @@ class LaunchOptionsTest {
                 .hasMessageContaining("'ssl' is not sasl_ssl or plaintext");
         assertThatThrownBy(() -> LaunchOptions.parse("--command-config", "/etc/admin.properties"))
                 .hasMessageContaining("'--command-config' configures the clients of a Kafka cluster");
+    }
+
+    @Test
+    void mailsGoToTheLaunchersOwnSmtpServerUnlessOneIsNamed() {
+        assertThat(LaunchOptions.parse().smtpServer()).isNull();
+        assertThat(LaunchOptions.parse("--smtp-server", "mail.example.com:1025").smtpServer())
+                .isEqualTo("mail.example.com:1025");
+        assertThatThrownBy(() -> LaunchOptions.parse("--smtp-server", "mail.example.com"))
+                .isInstanceOf(ParameterException.class)
+                .hasMessageContaining("takes HOST:PORT (e.g. localhost:1025), was 'mail.example.com'");
+        assertThatThrownBy(() -> LaunchOptions.parse("--smtp-server", "localhost:70000"))
+                .hasMessageContaining("was 'localhost:70000'");
     }
 
     @Test

@@ -134,7 +134,8 @@ class PlatformOnApacheKafkaTest {
                 LaunchOptions.Tracing.OFF,
                 kafka.bootstrapServers(),
                 LaunchOptions.Security.PLAINTEXT, // our broker's, unused here
-                commandConfig);
+                commandConfig,
+                null);
         platform = LocalPlatform.start(PostgresConfiguration.embedded(), options);
     }
 
