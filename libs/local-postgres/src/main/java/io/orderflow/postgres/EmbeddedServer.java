@@ -1,5 +1,6 @@
 package io.orderflow.postgres;
 
+import io.orderflow.process.DurableFiles;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.lang.ProcessBuilder.Redirect;
@@ -75,10 +76,13 @@ final class EmbeddedServer implements AutoCloseable {
         long startedAt = System.nanoTime();
         Path dataDirectory = null;
         try {
-            Files.createDirectories(dataRoot(directory));
+            DurableFiles.createDirectories(dataRoot(directory));
             new AbandonedDataDirectories(dataRoot(directory)).reclaim();
+            boolean newCluster = false;
             if (mode.kept()) {
-                dataDirectory = Files.createDirectories(keptCluster(directory));
+                dataDirectory = keptCluster(directory);
+                DurableFiles.createDirectories(dataDirectory);
+                newCluster = !Files.isRegularFile(dataDirectory.resolve("PG_VERSION"));
                 claimKeptCluster(directory, dataDirectory);
             } else {
                 dataDirectory = newDataDirectory(dataRoot(directory));
@@ -102,6 +106,11 @@ final class EmbeddedServer implements AutoCloseable {
                         .setServerConfig("full_page_writes", "on");
             }
             EmbeddedPostgres postgres = builder.start();
+            if (newCluster) {
+                // initdb as the library runs it fsyncs nothing, and PostgreSQL itself fsyncs only what it writes
+                // later: without this a power cut soon after the first start would leave no cluster at all.
+                DurableFiles.fsyncTree(dataDirectory);
+            }
             EmbeddedServer server = new EmbeddedServer(postgres, dataDirectory, logFile(directory), mode);
             log.info(
                     "Embedded PostgreSQL started on port {} in {} ms ({}, data {}, log {})",

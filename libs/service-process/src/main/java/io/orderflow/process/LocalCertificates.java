@@ -74,8 +74,9 @@ public record LocalCertificates(Path dir, String password) {
         if (Files.isRegularFile(dir.resolve("ca.pem")) && Files.isRegularFile(passwordFile)) {
             return new LocalCertificates(dir, Files.readString(passwordFile).trim());
         }
-        Files.createDirectories(dir);
+        DurableFiles.createDirectories(dir);
         ownerOnly(dir, "rwx------");
+        DurableFiles.fsync(dir.toAbsolutePath().getParent());
         byte[] random = new byte[18];
         new SecureRandom().nextBytes(random);
         String password = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
@@ -85,11 +86,20 @@ public record LocalCertificates(Path dir, String password) {
         } catch (GeneralSecurityException e) {
             throw new IOException("Cannot make the certificates in " + dir + ": " + e.getMessage(), e);
         }
-        Files.writeString(passwordFile, password + "\n");
+        // Every file durable before the password file, written last and durably: its presence says the rest is there.
         for (Path file : List.of(
-                passwordFile, made.brokerKeystore(), made.brokerPem(), made.clientKeystore(), dir.resolve("ca.p12"))) {
-            ownerOnly(file, "rw-------");
+                made.brokerKeystore(),
+                made.brokerPem(),
+                made.clientKeystore(),
+                dir.resolve("ca.p12"),
+                made.caPem(),
+                made.truststore())) {
+            if (!file.equals(made.caPem()) && !file.equals(made.truststore())) {
+                ownerOnly(file, "rw-------");
+            }
+            DurableFiles.fsync(file);
         }
+        DurableFiles.writeOwnerOnly(passwordFile, (password + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
         return made;
     }
 

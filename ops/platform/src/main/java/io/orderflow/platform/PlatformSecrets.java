@@ -1,6 +1,7 @@
 package io.orderflow.platform;
 
 import io.orderflow.kafka.KafkaClientSettings;
+import io.orderflow.process.DurableFiles;
 import io.orderflow.process.LocalCertificates;
 import io.orderflow.process.OrderflowBrokerLauncher;
 import java.io.IOException;
@@ -226,18 +227,15 @@ final class PlatformSecrets {
         return text.toString();
     }
 
+    /** Replaces {@code file} durably ({@link DurableFiles}): a secret written once must be there after a power cut. */
     static void writeOwnerOnly(Path file, String text) throws IOException {
-        Path temporary = file.resolveSibling(file.getFileName() + ".new");
-        Files.deleteIfExists(temporary);
-        Files.createFile(temporary);
-        setPermissions(temporary, "rw-------");
-        Files.writeString(temporary, text);
-        Files.move(temporary, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        DurableFiles.writeOwnerOnly(file, text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     private static void ownerOnlyDirectory(Path dir) throws IOException {
-        Files.createDirectories(dir);
+        DurableFiles.createDirectories(dir);
         setPermissions(dir, "rwx------");
+        DurableFiles.fsync(dir.toAbsolutePath().getParent());
     }
 
     private static void setPermissions(Path path, String permissions) throws IOException {

@@ -25,13 +25,13 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  *
  * <p>Records that are not event envelopes (a poison record a drill wrote) are left out. Immutable once read.
  */
-final class OrderTopicEvents {
+public final class OrderTopicEvents {
 
     /** order-service's answers to inventory's outcome, one of which each order gets once. */
-    static final Set<String> ANSWERS = Set.of("OrderConfirmed", "OrderRejected");
+    public static final Set<String> ANSWERS = Set.of("OrderConfirmed", "OrderRejected");
 
     /** One event: its id, type, and for an {@code OrderCreated} the customer who placed the order (else null). */
-    record Event(UUID eventId, String type, String customerId) {}
+    public record Event(UUID eventId, String type, String customerId) {}
 
     private final Map<String, Map<UUID, Event>> byOrder;
     private final int records;
@@ -47,7 +47,7 @@ final class OrderTopicEvents {
      *
      * @throws IllegalStateException if the topic cannot be read within {@code within}
      */
-    static OrderTopicEvents since(KafkaClientSettings cluster, long sinceMillis, Duration within) {
+    public static OrderTopicEvents since(KafkaClientSettings cluster, long sinceMillis, Duration within) {
         EventCodec codec = new EventCodec();
         Map<String, Map<UUID, Event>> byOrder = new LinkedHashMap<>();
         int records = 0;
@@ -89,8 +89,18 @@ final class OrderTopicEvents {
         return latest[0];
     }
 
+    /** The orders that have events, in the log order of their first. */
+    public Set<String> orders() {
+        return java.util.Collections.unmodifiableSet(byOrder.keySet());
+    }
+
+    /** {@code order}'s distinct events, in log order (the first copy of each). */
+    public List<Event> events(String order) {
+        return List.copyOf(byOrder.getOrDefault(order, Map.of()).values());
+    }
+
     /** The records read that were event envelopes, copies of one event counted each. */
-    int records() {
+    public int records() {
         return records;
     }
 

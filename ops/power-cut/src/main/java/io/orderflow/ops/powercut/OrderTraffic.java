@@ -1,0 +1,245 @@
+package io.orderflow.ops.powercut;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Orders through their whole lifecycle over HTTP, as customers and a shop would drive them, with a record of what the
+ * platform acknowledged: each order placed ({@code POST /orders}, 201), inventory's answer seen ({@code GET}, CONFIRMED
+ * or REJECTED), and a confirmed order then paid and shipped, paid and cancelled, or cancelled, each step a {@code POST}
+ * answered 200. What was asked and not answered (the platform's power was cut meanwhile) is recorded as attempted: it
+ * may or may not have happened, and nothing after it is asked for that order.
+ *
+ * <p>Each order has a customer id of its own ({@code power-cut-<uuid>}), which its {@code OrderCreated} carries, so an
+ * order whose placement was never answered can still be told apart from an invented one. A fifth of the orders are for
+ * {@code sku-sold-out}, which inventory rejects; the others for one SKU of the run. The lifecycle's draws are seeded by
+ * the customer id. Thread-safe.
+ */
+final class OrderTraffic implements AutoCloseable {
+    static final String SOLD_OUT = "sku-sold-out";
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration ANSWER_WAIT = Duration.ofSeconds(60);
+
+    /** What happened to one order, in the order it happened. */
+    static final class History {
+        final String customer;
+        final String sku;
+        volatile String orderId;
+        /** Statuses the platform answered with, oldest first. */
+        final List<String> acknowledged = new ArrayList<>();
+        /** A status asked for and never answered: the request was in flight when the power went. */
+        volatile String attempted;
+        /** How many power cuts had happened when the order was placed. */
+        final int cutsBefore;
+
+        History(String customer, String sku, int cutsBefore) {
+            this.customer = customer;
+            this.sku = sku;
+            this.cutsBefore = cutsBefore;
+        }
+
+        synchronized void acknowledge(String status) {
+            acknowledged.add(status);
+        }
+
+        synchronized List<String> acknowledged() {
+            return List.copyOf(acknowledged);
+        }
+
+        synchronized String lastAcknowledged() {
+            return acknowledged.isEmpty() ? null : acknowledged.getLast();
+        }
+    }
+
+    private final URI orderService;
+    private final String sku;
+    private final int rate;
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final ObjectMapper json = new ObjectMapper();
+    private final ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor();
+    private final ExecutorService lifecycles = Executors.newVirtualThreadPerTaskExecutor();
+    private final Map<String, History> byCustomer = new ConcurrentHashMap<>();
+    private final AtomicBoolean running = new AtomicBoolean();
+    private final AtomicInteger cuts = new AtomicInteger();
+
+    OrderTraffic(URI orderService, String sku, int rate) {
+        this.orderService = orderService;
+        this.sku = sku;
+        this.rate = rate;
+    }
+
+    /** Places {@code rate} orders a second from now on, each followed through its lifecycle. */
+    void start() {
+        running.set(true);
+        ticks.scheduleAtFixedRate(
+                () -> {
+                    if (running.get()) {
+                        lifecycles.submit(this::lifecycle);
+                    }
+                },
+                0,
+                1_000_000 / rate,
+                TimeUnit.MICROSECONDS);
+    }
+
+    /** Counts a power cut: orders placed from now on were placed after it. */
+    void cut() {
+        cuts.incrementAndGet();
+    }
+
+    /** Places no more orders, and waits for every lifecycle under way to end. */
+    void stop() throws InterruptedException {
+        running.set(false);
+        ticks.shutdown();
+        ticks.awaitTermination(10, TimeUnit.SECONDS);
+        lifecycles.shutdown();
+        lifecycles.awaitTermination(ANSWER_WAIT.toSeconds() + 60, TimeUnit.SECONDS);
+    }
+
+    Collection<History> histories() {
+        return byCustomer.values();
+    }
+
+    /** The orders whose placement was acknowledged, with their histories. */
+    List<History> placed() {
+        return byCustomer.values().stream().filter(h -> h.orderId != null).toList();
+    }
+
+    @Override
+    public void close() {
+        running.set(false);
+        ticks.shutdownNow();
+        lifecycles.shutdownNow();
+    }
+
+    private void lifecycle() {
+        String customer = "power-cut-" + UUID.randomUUID();
+        SplittableRandom draws = new SplittableRandom(customer.hashCode());
+        String item = draws.nextInt(5) == 0 ? SOLD_OUT : sku;
+        History history = new History(customer, item, cuts.get());
+        byCustomer.put(customer, history);
+        try {
+            history.attempted = "CREATED";
+            JsonNode created = post(
+                    history,
+                    orderService.resolve("/orders"),
+                    "{\"customerId\":\"" + customer + "\",\"currency\":\"EUR\",\"items\":[{\"sku\":\"" + item
+                            + "\",\"quantity\":1,\"unitPrice\":\"2.50\"}]}",
+                    201);
+            if (created == null) {
+                return;
+            }
+            history.orderId = created.get("id").asText();
+            answered(history, "CREATED");
+            String answer = awaitAnswer(history.orderId);
+            if (answer == null) {
+                return;
+            }
+            history.acknowledge(answer);
+            if (!answer.equals("CONFIRMED")) {
+                return;
+            }
+            int fate = draws.nextInt(4); // 0: stays confirmed, 1: paid and shipped, 2: paid and cancelled, 3: cancelled
+            URI order = orderService.resolve("/orders/" + history.orderId + "/");
+            if (fate == 1 || fate == 2) {
+                if (!step(history, order.resolve("pay"), "PAID")) {
+                    return;
+                }
+            }
+            if (fate == 1) {
+                step(history, order.resolve("ship"), "SHIPPED");
+            } else if (fate == 2 || fate == 3) {
+                step(history, order.resolve("cancel"), "CANCELLED");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private boolean step(History history, URI uri, String status) throws InterruptedException {
+        history.attempted = status;
+        if (post(history, uri, "{}", 200) == null) {
+            return false;
+        }
+        answered(history, status);
+        return true;
+    }
+
+    private static void answered(History history, String status) {
+        history.acknowledge(status);
+        history.attempted = null;
+    }
+
+    /** inventory's answer as order-service shows it, read until the order left CREATED; null if never seen. */
+    private String awaitAnswer(String orderId) throws InterruptedException {
+        long deadline = System.nanoTime() + ANSWER_WAIT.toNanos();
+        long pause = 100;
+        while (System.nanoTime() < deadline) {
+            try {
+                HttpResponse<String> answer = http.send(
+                        HttpRequest.newBuilder(orderService.resolve("/orders/" + orderId))
+                                .timeout(REQUEST_TIMEOUT)
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (answer.statusCode() == 200) {
+                    String status = json.readTree(answer.body()).path("status").asText();
+                    if (Set.of("CONFIRMED", "REJECTED").contains(status)) {
+                        return status;
+                    }
+                }
+            } catch (IOException unreachable) {
+                // the platform is down: keep asking until it is back
+            }
+            Thread.sleep(pause); // polling an HTTP API for a state change: the customer's view
+            pause = Math.min(1_000, pause * 2);
+        }
+        return null;
+    }
+
+    /**
+     * The answer's JSON if it had {@code status}; else null, and the history's attempt cleared when the request surely
+     * did nothing (another status, or the connection refused) and kept when it may have (no answer).
+     */
+    private JsonNode post(History history, URI uri, String body, int status) throws InterruptedException {
+        try {
+            HttpResponse<String> answer = http.send(
+                    HttpRequest.newBuilder(uri)
+                            .timeout(REQUEST_TIMEOUT)
+                            .header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString(body))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (answer.statusCode() == status) {
+                return json.readTree(answer.body());
+            }
+            history.attempted = null;
+            return null;
+        } catch (java.net.ConnectException refused) {
+            history.attempted = null;
+            return null;
+        } catch (IOException noAnswer) {
+            return null;
+        }
+    }
+}

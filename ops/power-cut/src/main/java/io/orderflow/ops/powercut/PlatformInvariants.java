@@ -1,0 +1,324 @@
+package io.orderflow.ops.powercut;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.orderflow.ops.drill.DrillReport;
+import io.orderflow.ops.drill.DrillTarget;
+import io.orderflow.ops.drill.OrderTopicEvents;
+import io.orderflow.ops.drill.OrderTopicEvents.Event;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * What must hold of the platform after anything happened to it, judged only from what a user can read: order-service's
+ * {@code GET /orders/{id}}, inventory-service's reservations and stock, analytics-service's minutes, the {@code orders}
+ * topic through the Kafka protocol, and the Message-IDs the SMTP server received. So it judges the same way whatever
+ * runs underneath (our broker or an Apache Kafka cluster, {@code ./run-platform} or docker compose).
+ *
+ * <p>Given the orders a client placed and what the platform acknowledged of each ({@link OrderTraffic.History}), it
+ * checks, once the platform has caught up:
+ *
+ * <ol>
+ *   <li>every acknowledged order exists, in its last acknowledged state or one step later (inventory's answer, or a
+ *       step that was asked for and never answered);
+ *   <li>each order's events on {@code orders} are, one event id each, exactly the lifecycle its state implies, in
+ *       order: {@code OrderCreated}, inventory's answer, then payment, shipment or cancellation; none invented (an
+ *       order on the topic nobody placed, or a step nobody asked for);
+ *   <li>inventory's answer for every order once: the sold-out SKU's orders rejected, the others confirmed;
+ *   <li>inventory-service's effects once: each order's reservation in the state its order's status implies, and the
+ *       run's SKU reserved and shipped exactly as many units as its orders hold;
+ *   <li>notification-service's mails once by Message-ID: the Message-IDs received are exactly the mail-worthy events'
+ *       ids ({@code <eventId@orderflow>}), copies of one mail allowed (the documented resend after a crash);
+ *   <li>analytics-service counted each event once: per event type, its minutes add up to the distinct events on the
+ *       topic.
+ * </ol>
+ *
+ * Stateless apart from its clients; one instance per check.
+ */
+final class PlatformInvariants {
+    /** The events notification-service mails (LifecycleStep), each once, with Message-ID {@code <eventId@orderflow>}. */
+    static final Set<String> MAILED =
+            Set.of("OrderCreated", "OrderPaid", "OrderShipped", "OrderCancelled", "OrderRejected");
+
+    private static final Map<String, String> EVENT_OF_STATUS = Map.of(
+            "CREATED", "OrderCreated",
+            "CONFIRMED", "OrderConfirmed",
+            "REJECTED", "OrderRejected",
+            "PAID", "OrderPaid",
+            "SHIPPED", "OrderShipped",
+            "CANCELLED", "OrderCancelled");
+    private static final Map<String, String> RESERVATION_OF_STATUS = Map.of(
+            "CONFIRMED", "RESERVED",
+            "PAID", "RESERVED",
+            "SHIPPED", "DEDUCTED",
+            "CANCELLED", "RELEASED",
+            "REJECTED", "REJECTED");
+
+    private final DrillTarget target;
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final ObjectMapper json = new ObjectMapper();
+
+    PlatformInvariants(DrillTarget target) {
+        this.target = target;
+    }
+
+    /**
+     * Checks every invariant into {@code report}. {@code sinceMillis}: when the run began (the topic is read from there);
+     * {@code received}: every Message-ID the SMTP server has received so far, copies included. Mails are sent after
+     * their events are consumed, so the mail check waits up to {@code mailsWithin} for the missing ones.
+     */
+    void check(
+            DrillReport report,
+            Collection<OrderTraffic.History> histories,
+            String sku,
+            long stockOnHandBefore,
+            long sinceMillis,
+            java.util.function.Supplier<List<String>> received,
+            Duration mailsWithin)
+            throws IOException, InterruptedException {
+        OrderTopicEvents topic = OrderTopicEvents.since(target.cluster(), sinceMillis, Duration.ofSeconds(60));
+        Map<String, OrderTraffic.History> byOrder = new HashMap<>();
+        Set<String> unansweredCustomers = new HashSet<>();
+        for (OrderTraffic.History history : histories) {
+            if (history.orderId != null) {
+                byOrder.put(history.orderId, history);
+            } else if ("CREATED".equals(history.attempted)) {
+                unansweredCustomers.add(history.customer);
+            }
+        }
+
+        // 1. every acknowledged order, in its last acknowledged state or one step on
+        Map<String, String> status = new HashMap<>();
+        List<String> lost = new ArrayList<>();
+        List<String> wrongState = new ArrayList<>();
+        for (OrderTraffic.History history : byOrder.values()) {
+            JsonNode order = get(target.orderService().resolve("/orders/" + history.orderId));
+            if (order == null) {
+                lost.add(history.orderId);
+                continue;
+            }
+            String now = order.path("status").asText();
+            status.put(history.orderId, now);
+            if (!allowed(history, now)) {
+                wrongState.add(history.orderId + " is " + now + " after " + history.acknowledged()
+                        + (history.attempted == null ? "" : " and an unanswered " + history.attempted));
+            }
+        }
+        report.check(
+                "every acknowledged order exists in its last acknowledged state or one step on",
+                lost.isEmpty() && wrongState.isEmpty(),
+                byOrder.size() + " orders acknowledged; missing: " + sample(lost) + "; in another state: "
+                        + sample(wrongState));
+
+        // 2. each order's events on the topic: its lifecycle, once each, in order; none invented
+        List<String> wrongEvents = new ArrayList<>();
+        List<String> invented = new ArrayList<>();
+        int placedUnanswered = 0;
+        for (String orderId : topic.orders()) {
+            List<Event> events = topic.events(orderId);
+            OrderTraffic.History history = byOrder.get(orderId);
+            if (history == null) {
+                String customer = events.stream()
+                        .filter(event -> event.type().equals("OrderCreated"))
+                        .map(Event::customerId)
+                        .findFirst()
+                        .orElse(null);
+                if (customer != null && unansweredCustomers.contains(customer)) {
+                    placedUnanswered++;
+                    continue;
+                }
+                if (customer != null && !customer.startsWith("power-cut-")) {
+                    continue; // not this run's order
+                }
+                invented.add(orderId + " " + types(events));
+                continue;
+            }
+            List<String> expected =
+                    lifecycle(status.get(orderId), history.acknowledged().contains("PAID"));
+            if (!types(events).equals(expected)) {
+                wrongEvents.add(orderId + " has " + types(events) + ", its status " + status.get(orderId) + " means "
+                        + expected);
+            }
+        }
+        List<String> missingFromTopic = byOrder.keySet().stream()
+                .filter(order -> !topic.orders().contains(order))
+                .toList();
+        report.check(
+                "each acknowledged change is on orders once and in order, none invented",
+                wrongEvents.isEmpty() && invented.isEmpty() && missingFromTopic.isEmpty(),
+                topic.records() + " records, " + topic.orders().size() + " orders (" + placedUnanswered
+                        + " placed by requests the cut left unanswered); wrong: " + sample(wrongEvents)
+                        + "; invented: " + sample(invented) + "; acknowledged and absent: "
+                        + sample(missingFromTopic));
+
+        // 3. inventory's answer once, by SKU
+        List<String> wrongAnswers = new ArrayList<>();
+        for (OrderTraffic.History history : byOrder.values()) {
+            String now = status.get(history.orderId);
+            if (now == null) {
+                continue;
+            }
+            boolean rejected = now.equals("REJECTED");
+            if (rejected != history.sku.equals(OrderTraffic.SOLD_OUT) || now.equals("CREATED")) {
+                wrongAnswers.add(history.orderId + " of " + history.sku + " is " + now);
+            }
+        }
+        report.check(
+                "the saga answered every order once: the sold-out SKU's rejected, every other confirmed",
+                wrongAnswers.isEmpty(),
+                "wrong: " + sample(wrongAnswers));
+
+        // 4. inventory's effects once
+        List<String> wrongReservations = new ArrayList<>();
+        long held = 0;
+        long shipped = 0;
+        for (OrderTraffic.History history : byOrder.values()) {
+            String now = status.get(history.orderId);
+            if (now == null || now.equals("CREATED")) {
+                continue;
+            }
+            JsonNode reservation = get(target.inventoryService().resolve("/reservations/" + history.orderId));
+            String state =
+                    reservation == null ? "none" : reservation.path("status").asText();
+            if (!state.equals(RESERVATION_OF_STATUS.get(now))) {
+                wrongReservations.add(history.orderId + " " + now + " has reservation " + state);
+            }
+            if (history.sku.equals(OrderTraffic.SOLD_OUT)) {
+                continue;
+            }
+            if (now.equals("CONFIRMED") || now.equals("PAID")) {
+                held++;
+            } else if (now.equals("SHIPPED")) {
+                shipped++;
+            }
+        }
+        JsonNode stock = get(target.inventoryService().resolve("/inventory/" + sku));
+        long reserved = stock == null ? -1 : stock.path("reserved").asLong();
+        long onHand = stock == null ? -1 : stock.path("onHand").asLong();
+        report.check(
+                "inventory's effects once: every reservation as its order stands, the stock moved once per order",
+                wrongReservations.isEmpty() && reserved == held && onHand == stockOnHandBefore - shipped,
+                sku + " reserved " + reserved + " for " + held + " confirmed or paid orders, on hand " + onHand
+                        + " after " + shipped + " shipped from " + stockOnHandBefore + "; reservations off: "
+                        + sample(wrongReservations));
+
+        // 5. mails once by Message-ID
+        Set<String> expectedMails = new HashSet<>();
+        for (String orderId : topic.orders()) {
+            if (!byOrder.containsKey(orderId)) {
+                continue;
+            }
+            topic.events(orderId).stream()
+                    .filter(event -> MAILED.contains(event.type()))
+                    .forEach(event -> expectedMails.add("<" + event.eventId() + "@orderflow>"));
+        }
+        Set<String> receivedOnce = new HashSet<>(received);
+        Set<String> receivedOfThese =
+                receivedOnce.stream().filter(expectedMails::contains).collect(Collectors.toSet());
+        Set<String> missingMails = new HashSet<>(expectedMails);
+        missingMails.removeAll(receivedOnce);
+        long copies = received.size() - receivedOnce.size();
+        report.check(
+                "every mail sent once by Message-ID",
+                missingMails.isEmpty(),
+                expectedMails.size() + " mails due, " + receivedOfThese.size() + " received (" + copies
+                        + " copies of one Message-ID, the resend a crash between sending and marking allows);"
+                        + " missing: " + sample(new ArrayList<>(missingMails)));
+
+        // 6. analytics counted each event once
+        Map<String, Long> onTopic = new HashMap<>();
+        for (String orderId : topic.orders()) {
+            for (Event event : topic.events(orderId)) {
+                onTopic.merge(event.type(), 1L, Long::sum);
+            }
+        }
+        Map<String, Long> counted = analyticsCounts(sinceMillis);
+        report.check(
+                "analytics-service counted each event once",
+                counted.equals(onTopic),
+                "counted " + new java.util.TreeMap<>(counted) + ", distinct events on orders "
+                        + new java.util.TreeMap<>(onTopic));
+    }
+
+    /** The status an order may have now after what was acknowledged and asked of it. */
+    private static boolean allowed(OrderTraffic.History history, String now) {
+        String last = history.lastAcknowledged();
+        if (now.equals(last) || now.equals(history.attempted)) {
+            return true;
+        }
+        return "CREATED".equals(last) && (now.equals("CONFIRMED") || now.equals("REJECTED"));
+    }
+
+    /** The event types an order in {@code status} has on {@code orders}, in order; {@code paid}: before a cancel. */
+    static List<String> lifecycle(String status, boolean paid) {
+        if (status == null) {
+            return List.of();
+        }
+        List<String> path = switch (status) {
+            case "CREATED" -> List.of("CREATED");
+            case "CONFIRMED" -> List.of("CREATED", "CONFIRMED");
+            case "REJECTED" -> List.of("CREATED", "REJECTED");
+            case "PAID" -> List.of("CREATED", "CONFIRMED", "PAID");
+            case "SHIPPED" -> List.of("CREATED", "CONFIRMED", "PAID", "SHIPPED");
+            case "CANCELLED" ->
+                paid
+                        ? List.of("CREATED", "CONFIRMED", "PAID", "CANCELLED")
+                        : List.of("CREATED", "CONFIRMED", "CANCELLED");
+            default -> List.of(status);
+        };
+        return path.stream()
+                .map(step -> EVENT_OF_STATUS.getOrDefault(step, step))
+                .toList();
+    }
+
+    private static List<String> types(List<Event> events) {
+        return events.stream().map(Event::type).toList();
+    }
+
+    private Map<String, Long> analyticsCounts(long sinceMillis) throws IOException, InterruptedException {
+        Instant from = Instant.ofEpochMilli(sinceMillis).truncatedTo(ChronoUnit.MINUTES);
+        Instant to = Instant.now().truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(1));
+        Map<String, Long> counts = new HashMap<>();
+        JsonNode minutes = get(target.analyticsService().resolve("/analytics/minutes?from=" + from + "&to=" + to));
+        if (minutes == null) {
+            return counts;
+        }
+        for (JsonNode minute : minutes) {
+            minute.path("events")
+                    .fields()
+                    .forEachRemaining(
+                            type -> counts.merge(type.getKey(), type.getValue().asLong(), Long::sum));
+        }
+        return counts;
+    }
+
+    private JsonNode get(URI uri) throws IOException, InterruptedException {
+        HttpResponse<String> answer = http.send(
+                HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        return answer.statusCode() == 200 ? json.readTree(answer.body()) : null;
+    }
+
+    private static String sample(List<String> items) {
+        if (items.isEmpty()) {
+            return "none";
+        }
+        return items.size() + " (" + String.join("; ", items.subList(0, Math.min(3, items.size())))
+                + (items.size() > 3 ? "; ..." : "") + ")";
+    }
+}
