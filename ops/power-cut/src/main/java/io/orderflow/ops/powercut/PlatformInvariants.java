@@ -219,26 +219,36 @@ final class PlatformInvariants {
 
         // 5. mails once by Message-ID
         Set<String> expectedMails = new HashSet<>();
+        Map<String, String> mailOf = new HashMap<>();
         for (String orderId : topic.orders()) {
             if (!byOrder.containsKey(orderId)) {
                 continue;
             }
             topic.events(orderId).stream()
                     .filter(event -> MAILED.contains(event.type()))
-                    .forEach(event -> expectedMails.add("<" + event.eventId() + "@orderflow>"));
+                    .forEach(event -> {
+                        expectedMails.add("<" + event.eventId() + "@orderflow>");
+                        mailOf.put("<" + event.eventId() + "@orderflow>", orderId + " " + event.type());
+                    });
         }
-        Set<String> receivedOnce = new HashSet<>(received);
+        long mailsDeadline = System.nanoTime() + mailsWithin.toNanos();
+        List<String> mails = received.get();
+        while (!new HashSet<>(mails).containsAll(expectedMails) && System.nanoTime() < mailsDeadline) {
+            Thread.sleep(500); // the SMTP server's inbox, read until the mails due have arrived
+            mails = received.get();
+        }
+        Set<String> receivedOnce = new HashSet<>(mails);
         Set<String> receivedOfThese =
                 receivedOnce.stream().filter(expectedMails::contains).collect(Collectors.toSet());
         Set<String> missingMails = new HashSet<>(expectedMails);
         missingMails.removeAll(receivedOnce);
-        long copies = received.size() - receivedOnce.size();
+        long copies = mails.size() - receivedOnce.size();
         report.check(
                 "every mail sent once by Message-ID",
                 missingMails.isEmpty(),
                 expectedMails.size() + " mails due, " + receivedOfThese.size() + " received (" + copies
                         + " copies of one Message-ID, the resend a crash between sending and marking allows);"
-                        + " missing: " + sample(new ArrayList<>(missingMails)));
+                        + " missing: " + sample(describe(missingMails, mailOf)));
 
         // 6. analytics counted each event once
         Map<String, Long> onTopic = new HashMap<>();
@@ -312,6 +322,26 @@ final class PlatformInvariants {
                 HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).build(),
                 HttpResponse.BodyHandlers.ofString());
         return answer.statusCode() == 200 ? json.readTree(answer.body()) : null;
+    }
+
+    /**
+     * The first few missing mails with their order, event type and what notification-service lists for the order
+     * ({@code GET /notifications?orderId=}): where a mail stands that never arrived.
+     */
+    private List<String> describe(Set<String> missing, Map<String, String> mailOf)
+            throws IOException, InterruptedException {
+        List<String> described = new ArrayList<>();
+        for (String messageId : missing) {
+            String what = mailOf.get(messageId);
+            if (described.size() < 3) {
+                JsonNode listed = get(target.notificationService()
+                        .resolve("/notifications?orderId=" + what.substring(0, what.indexOf(' '))));
+                described.add(messageId + " " + what + ", notification-service lists " + listed);
+            } else {
+                described.add(messageId + " " + what);
+            }
+        }
+        return described;
     }
 
     private static String sample(List<String> items) {
