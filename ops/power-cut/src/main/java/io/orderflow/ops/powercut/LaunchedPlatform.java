@@ -24,7 +24,8 @@ import java.util.stream.Stream;
  * the repository), with everything it keeps on one directory: PostgreSQL's data, the broker's log, the launcher's
  * state, secrets and the services' logs. Its ports are chosen once and kept across restarts, so that the traffic and
  * the checks reach the same URLs after every power cut; the services start without warm-ups and AOT caches (a cut
- * would leave a cache half-trained), and send their mails to {@code smtpServer}.
+ * would leave a cache half-trained), and send their mails to {@code smtpServer}, a dead instance's claimed mails again
+ * after 20 s ({@code ORDERFLOW_NOTIFICATION_SERVICE_SEND_LEASE}; the default is 2 minutes).
  *
  * <p>{@link #processes()} is everything a power cut kills: the launcher, what it started, and PostgreSQL's processes
  * (which {@code pg_ctl} detaches from the launcher). Not thread-safe.
@@ -32,6 +33,7 @@ import java.util.stream.Stream;
 final class LaunchedPlatform {
     static final String READY = "orderflow platform is ready.";
     private static final String PRINCIPAL = DrillTarget.PRINCIPAL;
+    static final String SEND_LEASE = "20s";
 
     private final Path repository;
     private final Path directory;
@@ -51,11 +53,12 @@ final class LaunchedPlatform {
         this.directory = directory.toAbsolutePath().normalize();
         this.output = output.toAbsolutePath().normalize();
         this.smtpServer = smtpServer;
-        this.brokerPort = freePort();
-        this.metricsPort = freePort();
-        this.orderServicePort = freePort();
-        this.relayPort = freePort();
-        this.consumerPortsFrom = freeRange(5);
+        int first = freeRange(9);
+        this.brokerPort = first;
+        this.metricsPort = first + 1;
+        this.orderServicePort = first + 2;
+        this.relayPort = first + 3;
+        this.consumerPortsFrom = first + 4;
     }
 
     /** Starts the launcher and returns once it says the platform is ready, or throws after {@code within}. */
@@ -91,11 +94,14 @@ final class LaunchedPlatform {
                 smtpServer,
                 "--no-aot-cache",
                 "--no-warm-up"));
-        launcher = new ProcessBuilder(command)
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .directory(repository.toFile())
                 .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
+                .redirectOutput(log.toFile());
+        // The mails a killed notification-service had claimed wait for their lease to pass before they are sent
+        // again: 20 s instead of the default 2 minutes, so that a run need not wait minutes after its last cut.
+        builder.environment().put("ORDERFLOW_NOTIFICATION_SERVICE_SEND_LEASE", SEND_LEASE);
+        launcher = builder.start();
         long deadline = System.nanoTime() + within.toNanos();
         while (!Files.readString(log, StandardCharsets.UTF_8).contains(READY)) {
             if (!launcher.isAlive()) {
@@ -177,16 +183,21 @@ final class LaunchedPlatform {
         return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
-    }
-
-    /** The first of {@code count} consecutive ports that were all free a moment ago. */
+    /**
+     * The first of {@code count} consecutive ports that were all free a moment ago, below the range the kernel hands
+     * out to outgoing connections ({@code ip_local_port_range}): the platform listens on them again after every cut,
+     * and a port in that range may meanwhile be the local end of some connection.
+     */
     private static int freeRange(int count) throws IOException {
+        int ephemeralFloor = 32_768;
+        Path range = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
+        if (Files.isReadable(range)) {
+            ephemeralFloor =
+                    Integer.parseInt(Files.readAllLines(range).getFirst().trim().split("\\s+")[0]);
+        }
+        int lowest = Math.min(10_000, ephemeralFloor / 2);
         for (int attempt = 0; attempt < 100; attempt++) {
-            int first = ThreadLocalRandom.current().nextInt(20_000, 40_000);
+            int first = ThreadLocalRandom.current().nextInt(lowest, ephemeralFloor - count);
             List<ServerSocket> held = new ArrayList<>();
             try {
                 for (int port = first; port < first + count; port++) {

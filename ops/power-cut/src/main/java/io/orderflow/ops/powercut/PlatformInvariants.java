@@ -50,9 +50,11 @@ import java.util.stream.Collectors;
  * Stateless apart from its clients; one instance per check.
  */
 final class PlatformInvariants {
-    /** The events notification-service mails (LifecycleStep), each once, with Message-ID {@code <eventId@orderflow>}. */
-    static final Set<String> MAILED =
-            Set.of("OrderCreated", "OrderPaid", "OrderShipped", "OrderCancelled", "OrderRejected");
+    /**
+     * The events notification-service mails (its NotificationLedger: not OrderPaid, not OrderConfirmed), each once, with
+     * Message-ID {@code <eventId@orderflow>}.
+     */
+    static final Set<String> MAILED = Set.of("OrderCreated", "OrderShipped", "OrderCancelled", "OrderRejected");
 
     private static final Map<String, String> EVENT_OF_STATUS = Map.of(
             "CREATED", "OrderCreated",

@@ -41,6 +41,8 @@ final class PowerCutDrill {
     private static final Duration READY_WITHIN = Duration.ofMinutes(4);
     private static final Duration CATCH_UP_WITHIN = Duration.ofMinutes(4);
     private static final int STOCK = 1_000_000;
+    /** Past the send lease ({@link LaunchedPlatform#SEND_LEASE}) of the mails a cut left claimed, and their sending. */
+    private static final Duration MAILS_WITHIN = Duration.ofMinutes(2);
 
     private final Path repository;
     private final Path work;
