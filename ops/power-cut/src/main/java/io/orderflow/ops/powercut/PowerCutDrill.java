@@ -36,8 +36,8 @@ import java.util.concurrent.ThreadLocalRandom;
  *
  * <p>Not thread-safe; one run per instance.
  */
-final class PowerCutDrill {
-    static final String NAME = "power-cut";
+public final class PowerCutDrill {
+    public static final String NAME = "power-cut";
     private static final Duration READY_WITHIN = Duration.ofMinutes(4);
     private static final Duration CATCH_UP_WITHIN = Duration.ofMinutes(4);
     private static final int STOCK = 1_000_000;
@@ -53,7 +53,7 @@ final class PowerCutDrill {
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final ObjectMapper json = new ObjectMapper();
 
-    PowerCutDrill(Path repository, Path work, int cuts, int rate, Duration interval) {
+    public PowerCutDrill(Path repository, Path work, int cuts, int rate, Duration interval) {
         if (cuts < 1 || rate < 1 || interval.toSeconds() < 2) {
             throw new IllegalArgumentException("at least one cut, one order a second and 2 s between cuts; were " + cuts
                     + ", " + rate + ", " + interval);
@@ -65,7 +65,7 @@ final class PowerCutDrill {
         this.interval = interval;
     }
 
-    DrillReport run() throws Exception {
+    public DrillReport run() throws Exception {
         DrillReport report = new DrillReport(NAME);
         Optional<String> missing = PowerLossFileSystem.unavailable();
         if (missing.isPresent()) {

@@ -1,16 +1,20 @@
-package io.orderflow.ops.powercut;
+package io.orderflow.platform;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.orderflow.ops.drill.DrillReport;
+import io.orderflow.ops.powercut.PowerCutDrill;
+import io.orderflow.ops.powercut.PowerLossFileSystem;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code ops/bin/drill power-cut}'s short version in every build where FUSE is (skipped, naming the packages,
- * elsewhere): two power cuts of the whole platform 10 s apart under 5 orders a second, then every invariant.
+ * {@code ops/bin/drill power-cut}'s short version ({@code ops/power-cut}) in every build where FUSE is (skipped, naming
+ * the packages, elsewhere): two power cuts of the whole platform 10 s apart under 5 orders a second, then every
+ * invariant. It runs in the module's second test JVM, beside {@link PlatformEndToEndTest}: a platform of its own, on
+ * ports of its own.
  */
 class PowerCutDrillTest {
 
