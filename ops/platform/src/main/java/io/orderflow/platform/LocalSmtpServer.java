@@ -18,12 +18,12 @@ import java.util.Map;
  * notification-service's pool of ten connections carried about 45 mails a second whatever the service did
  * (notification-service's {@code GreenMailSmtp}, measured 2026-12-04). A mail provider answers at once.
  */
-public final class LocalSmtpServer {
+final class LocalSmtpServer {
 
     private LocalSmtpServer() {}
 
     /** A started server on a free port of {@code host}. */
-    public static GreenMail start(String host) {
+    static GreenMail start(String host) {
         GreenMail server = new GreenMail(new ServerSetup(0, host, ServerSetup.PROTOCOL_SMTP)) {
             @Override
             protected Map<String, AbstractServer> createServices(ServerSetup[] setups, Managers managers) {

@@ -65,8 +65,8 @@ final class LaunchedPlatform {
     void start(Duration within) throws IOException, InterruptedException, TimeoutException {
         Path jar = repository.resolve("ops/platform/target/platform.jar");
         if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException(jar + " is missing: build ops/platform first (./mvnw install -pl"
-                    + " ops/power-cut -am -DskipTests)");
+            throw new IllegalStateException(jar + " is missing: build the launcher first (./mvnw install -pl"
+                    + " ops/platform -am -DskipTests; ops/bin/drill power-cut does)");
         }
         starts++;
         log = output.resolve("launcher-" + starts + ".log");

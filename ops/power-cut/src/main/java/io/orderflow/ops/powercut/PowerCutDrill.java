@@ -2,10 +2,10 @@ package io.orderflow.ops.powercut;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.icegreen.greenmail.util.GreenMail;
+import com.icegreen.greenmail.util.ServerSetup;
 import io.orderflow.ops.drill.DrillReport;
 import io.orderflow.ops.drill.DrillTarget;
 import io.orderflow.ops.drill.LagWatch;
-import io.orderflow.platform.LocalSmtpServer;
 import jakarta.mail.MessagingException;
 import jakarta.mail.internet.MimeMessage;
 import java.io.IOException;
@@ -74,7 +74,8 @@ public final class PowerCutDrill {
         Files.createDirectories(work);
         Path program = PowerLossFileSystem.compile(work.resolve("bin"));
         Path backing = work.resolve("backing-" + System.currentTimeMillis());
-        GreenMail smtp = LocalSmtpServer.start("127.0.0.1");
+        GreenMail smtp = new GreenMail(new ServerSetup(0, "127.0.0.1", ServerSetup.PROTOCOL_SMTP));
+        smtp.start();
         try (PowerLossFileSystem disk =
                 PowerLossFileSystem.mount(program, backing, work.resolve("mount"), work.resolve("power-loss-fs.log"))) {
             LaunchedPlatform platform = new LaunchedPlatform(
