@@ -13,8 +13,7 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code ops/bin/drill power-cut}'s short version ({@code ops/power-cut}) in every build where FUSE is (skipped, naming
  * the packages, elsewhere): two power cuts of the whole platform 10 s apart under 5 orders a second, then every
- * invariant. It runs in the module's second test JVM, beside {@link PlatformEndToEndTest}: a platform of its own, on
- * ports of its own.
+ * invariant, on a platform of its own.
  */
 class PowerCutDrillTest {
 

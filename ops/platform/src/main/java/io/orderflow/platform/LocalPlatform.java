@@ -39,9 +39,7 @@ import org.apache.kafka.common.errors.TopicExistsException;
  * JVM, for notification-service's mails; none when the options name one), then the services, each a {@link ServiceProcess}: order-service and its
  * outbox-relay, inventory-service and the outbox-relay of its outcomes (one relay per database), notification-service
  * and analytics-service, each consumer in its own group with its own database. Services come last because they need
- * the broker and their database from their first moment, and start side by side in two waves: every service and the
- * lag monitor at once, then the two relays at once (a relay reads the outbox table its service's migration makes);
- * their logs go to {@code logs/} beside the PostgreSQL
+ * the broker and their database from their first moment; their logs go to {@code logs/} beside the PostgreSQL
  * directory ({@code .orderflow/logs} by default). With {@link LaunchOptions#tracing()} on, every service but the lag
  * monitor exports its spans there, under its instance's name ({@code inventory-outbox-relay} for inventory's relay).
  *
@@ -306,50 +304,16 @@ public final class LocalPlatform implements AutoCloseable {
         for (Slot slot : slots) {
             slot.builder.property("quarkus.config.locations", access.serviceConfiguration(slot.instance));
         }
-        // Two waves, each service of a wave starting beside the others: a relay reads the outbox table its service's
-        // migration makes, so the relays come once every service is ready; nothing else waits for anything.
-        List<Slot> started = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<Slot> started = new ArrayList<>();
         try {
-            startTogether(slots.stream().filter(slot -> !isRelay(slot)).toList(), started);
-            startTogether(slots.stream().filter(LocalPlatform::isRelay).toList(), started);
+            for (Slot slot : slots) {
+                slot.process = slot.builder.start();
+                started.add(slot);
+            }
             return slots;
         } catch (RuntimeException e) {
             started.reversed().forEach(slot -> slot.process.close());
             throw e;
-        }
-    }
-
-    private static boolean isRelay(Slot slot) {
-        return slot.instance.endsWith("outbox-relay");
-    }
-
-    /**
-     * Starts every slot at once, each on a thread of its own, and returns once each is ready; if one fails, after the
-     * others have ended their start, throws its exception (the started ones are in {@code started}).
-     */
-    private static void startTogether(List<Slot> slots, List<Slot> started) {
-        List<java.util.concurrent.Future<?>> starts = new ArrayList<>();
-        try (java.util.concurrent.ExecutorService threads =
-                java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
-            for (Slot slot : slots) {
-                starts.add(threads.submit(() -> {
-                    slot.process = slot.builder.start();
-                    started.add(slot);
-                }));
-            }
-        }
-        for (java.util.concurrent.Future<?> start : starts) {
-            try {
-                start.get();
-            } catch (java.util.concurrent.ExecutionException e) {
-                if (e.getCause() instanceof RuntimeException failure) {
-                    throw failure;
-                }
-                throw new IllegalStateException(e.getCause());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while the services started", e);
-            }
         }
     }
 
