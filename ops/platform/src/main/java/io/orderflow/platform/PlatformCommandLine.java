@@ -419,17 +419,7 @@ final class PlatformCommandLine implements Callable<Integer> {
         @Override
         public String convert(String value) {
             for (String server : value.split(",")) {
-                int colon = server.lastIndexOf(':');
-                boolean valid = colon > 0 && colon < server.length() - 1;
-                if (valid) {
-                    try {
-                        int port = Integer.parseInt(server.substring(colon + 1));
-                        valid = port > 0 && port <= 65_535;
-                    } catch (NumberFormatException e) {
-                        valid = false;
-                    }
-                }
-                if (!valid) {
+                if (!hostAndPort(server)) {
                     throw new TypeConversionException(
                             "takes HOST:PORT[,HOST:PORT...] (e.g. kafka-1:9092,kafka-2:9092), was '" + value + "'.");
                 }
@@ -442,20 +432,24 @@ final class PlatformCommandLine implements Callable<Integer> {
     static final class SmtpServer implements ITypeConverter<String> {
         @Override
         public String convert(String value) {
-            int colon = value.lastIndexOf(':');
-            boolean valid = colon > 0 && colon < value.length() - 1;
-            if (valid) {
-                try {
-                    int port = Integer.parseInt(value.substring(colon + 1));
-                    valid = port > 0 && port <= 65_535;
-                } catch (NumberFormatException e) {
-                    valid = false;
-                }
-            }
-            if (!valid) {
+            if (!hostAndPort(value)) {
                 throw new TypeConversionException("takes HOST:PORT (e.g. localhost:1025), was '" + value + "'.");
             }
             return value;
+        }
+    }
+
+    /** Whether {@code server} is a host, a colon and a port from 1 to 65535. */
+    private static boolean hostAndPort(String server) {
+        int colon = server.lastIndexOf(':');
+        if (colon <= 0 || colon == server.length() - 1) {
+            return false;
+        }
+        try {
+            int port = Integer.parseInt(server.substring(colon + 1));
+            return port > 0 && port <= 65_535;
+        } catch (NumberFormatException e) {
+            return false;
         }
     }
 }
