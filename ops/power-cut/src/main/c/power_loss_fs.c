@@ -559,13 +559,19 @@ static void fill_stat(node *n, struct stat *st) {
     st->st_ctim = n->ctime;
 }
 
-static void reply_node(fuse_req_t req, node *n) {
+/* What lookup, mkdir, create and link tell the kernel of a node. */
+static struct fuse_entry_param entry_of(node *n) {
     struct fuse_entry_param e;
     memset(&e, 0, sizeof e);
     e.ino = n->id;
     e.attr_timeout = CACHE_SECONDS;
     e.entry_timeout = CACHE_SECONDS;
     fill_stat(n, &e.attr);
+    return e;
+}
+
+static void reply_node(fuse_req_t req, node *n) {
+    struct fuse_entry_param e = entry_of(n);
     fuse_reply_entry(req, &e);
 }
 
@@ -841,12 +847,7 @@ static void op_create(fuse_req_t req, fuse_ino_t parent, const char *name, mode_
         return;
     }
     n->open++;
-    struct fuse_entry_param e;
-    memset(&e, 0, sizeof e);
-    e.ino = n->id;
-    e.attr_timeout = CACHE_SECONDS;
-    e.entry_timeout = CACHE_SECONDS;
-    fill_stat(n, &e.attr);
+    struct fuse_entry_param e = entry_of(n);
     fuse_reply_create(req, &e, fi);
 }
 

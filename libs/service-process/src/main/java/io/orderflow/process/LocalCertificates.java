@@ -87,18 +87,14 @@ public record LocalCertificates(Path dir, String password) {
             throw new IOException("Cannot make the certificates in " + dir + ": " + e.getMessage(), e);
         }
         // Every file durable before the password file, written last and durably: its presence says the rest is there.
-        for (Path file : List.of(
-                made.brokerKeystore(),
-                made.brokerPem(),
-                made.clientKeystore(),
-                dir.resolve("ca.p12"),
-                made.caPem(),
-                made.truststore())) {
-            if (!file.equals(made.caPem()) && !file.equals(made.truststore())) {
-                ownerOnly(file, "rw-------");
-            }
+        List<Path> secret =
+                List.of(made.brokerKeystore(), made.brokerPem(), made.clientKeystore(), dir.resolve("ca.p12"));
+        for (Path file : secret) {
+            ownerOnly(file, "rw-------");
             DurableFiles.fsync(file);
         }
+        DurableFiles.fsync(made.caPem());
+        DurableFiles.fsync(made.truststore());
         DurableFiles.writeOwnerOnly(passwordFile, (password + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
         return made;
     }
