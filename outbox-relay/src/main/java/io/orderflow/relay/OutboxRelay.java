@@ -112,11 +112,11 @@ public final class OutboxRelay implements Runnable, AutoCloseable {
                 lastError = e.getClass().getSimpleName() + ": " + e.getMessage();
                 Duration delay = backoff.failed();
                 LOG.warnf("outbox relay: %s; retrying in %d ms", lastError, delay.toMillis());
-                dropSession();
+                dropSession(false);
                 pause(delay);
             }
         }
-        dropSession();
+        dropSession(true);
         role = RelayStatus.Role.STOPPED;
         running = false;
     }
@@ -220,7 +220,7 @@ public final class OutboxRelay implements Runnable, AutoCloseable {
         stopping = true;
         if (!running) {
             // Driven step by step (tests, tools), not by run(): nobody else will end the session.
-            dropSession();
+            dropSession(true);
             role = RelayStatus.Role.STOPPED;
         }
     }
@@ -315,12 +315,20 @@ public final class OutboxRelay implements Runnable, AutoCloseable {
         metrics.backlog(table.backlog());
     }
 
-    private void dropSession() {
+    /** {@code healthy}: the session was not just failing, so the leader lock is handed back before it closes. */
+    private void dropSession(boolean healthy) {
         if (publisher != null) {
             publisher.abort();
             publisher = null;
         }
         if (connection != null) {
+            if (healthy && role == RelayStatus.Role.LEADER) {
+                try {
+                    leadership.release(connection);
+                } catch (SQLException e) {
+                    LOG.debugf("outbox relay: releasing the leader lock failed: %s", e.getMessage());
+                }
+            }
             try {
                 connection.close(); // ends the session: releases the leader lock and the LISTEN
             } catch (SQLException e) {

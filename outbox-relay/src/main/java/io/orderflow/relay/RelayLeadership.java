@@ -42,6 +42,18 @@ public final class RelayLeadership {
         }
     }
 
+    /**
+     * Gives the lock back before the session ends. Closing a connection releases it too, but only once the server's
+     * backend has exited, after {@code close()} returned; unlocking first lets a standby take over at once.
+     */
+    public void release(Connection connection) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("SELECT pg_advisory_unlock(?, ?)")) {
+            statement.setInt(1, LOCK_NAMESPACE);
+            statement.setInt(2, lockId);
+            statement.execute();
+        }
+    }
+
     public int lockId() {
         return lockId;
     }

@@ -351,6 +351,20 @@ class OutboxRelayTest {
     }
 
     @Test
+    void aLeaderThatStopsHandsItsLockBackBeforeCloseReturns() throws Exception {
+        harness.createTopic(1);
+        OutboxRelay first = relay(RelayDefaults.settings());
+        assertThat(first.lead()).isTrue();
+        OutboxRelay second = relay(RelayDefaults.settings());
+        assertThat(second.lead()).as("a standby while the first leads").isFalse();
+
+        first.close();
+
+        // No waiting: the lock is unlocked in the session before the session ends, not when its backend exits.
+        assertThat(second.lead()).isTrue();
+    }
+
+    @Test
     void waitsWhileTheBrokerIsDownAndResumesByItselfWhenItReturns() throws Exception {
         harness.createTopic(1);
         RelayMetrics metrics = RelayHarness.metrics();
