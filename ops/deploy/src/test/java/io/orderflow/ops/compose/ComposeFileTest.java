@@ -333,7 +333,7 @@ class ComposeFileTest {
     }
 
     @Test
-    void tracesGoToJaegerAndMailToMailpit() {
+    void tracesGoToJaegerAndMailToMailpitWhichServesItOverPop3() {
         for (String service : QUARKUS_SERVICES) {
             if (!service.equals("lag-monitor")) {
                 assertThat(map(services.get(service).get("environment")))
@@ -343,8 +343,11 @@ class ComposeFileTest {
             }
         }
         assertThat(list(services.get("jaeger").get("ports"))).contains("4317:4317", "16686:16686");
-        assertThat(list(services.get("mailpit").get("ports"))).contains("1025:1025", "8025:8025");
+        assertThat(list(services.get("mailpit").get("ports"))).contains("1025:1025", "8025:8025", "1110:1110");
         assertThat(map(services.get("notification-service").get("environment")))
                 .containsEntry("QUARKUS_MAILER_PORT", "1025");
+        // ops/bin/invariants reads every caught mail over POP3 with these credentials (its --help names them)
+        assertThat(map(services.get("mailpit").get("environment")))
+                .containsEntry("MP_POP3_AUTH", "orderflow:orderflow");
     }
 }

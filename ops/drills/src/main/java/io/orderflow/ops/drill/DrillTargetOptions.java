@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
  * to the port {@code ./run-platform} and {@code docker compose} publish on localhost. Filled by picocli, then read
  * once as a {@link DrillTarget}.
  */
-final class DrillTargetOptions {
+public final class DrillTargetOptions {
 
     @Option(
             names = "--order-service",
@@ -73,7 +73,7 @@ final class DrillTargetOptions {
     /** Where {@code ./run-platform} writes the admin endpoints' token, under the working directory. */
     static final String ADMIN_TOKEN = ".orderflow/secrets/admin-token";
 
-    DrillTarget target() {
+    public DrillTarget target() {
         return new DrillTarget(
                 orderService,
                 inventoryService,

@@ -30,8 +30,11 @@ public final class OrderTopicEvents {
     /** order-service's answers to inventory's outcome, one of which each order gets once. */
     public static final Set<String> ANSWERS = Set.of("OrderConfirmed", "OrderRejected");
 
-    /** One event: its id, type, and for an {@code OrderCreated} the customer who placed the order (else null). */
-    public record Event(UUID eventId, String type, String customerId) {}
+    /**
+     * One event: its id, type, when it occurred (the minute analytics-service counts it in), and for an {@code
+     * OrderCreated} the customer who placed the order (else null).
+     */
+    public record Event(UUID eventId, String type, java.time.Instant occurredAt, String customerId) {}
 
     private final Map<String, Map<UUID, Event>> byOrder;
     private final int records;
@@ -63,7 +66,9 @@ public final class OrderTopicEvents {
                     ? envelope.payload().path("customerId").asText(null)
                     : null;
             byOrder.computeIfAbsent(envelope.orderId(), order -> new LinkedHashMap<>())
-                    .putIfAbsent(envelope.eventId(), new Event(envelope.eventId(), envelope.eventType(), customer));
+                    .putIfAbsent(
+                            envelope.eventId(),
+                            new Event(envelope.eventId(), envelope.eventType(), envelope.occurredAt(), customer));
         }
         return new OrderTopicEvents(byOrder, records);
     }

@@ -21,6 +21,10 @@ import io.orderflow.ops.drill.ServiceControl;
 import io.orderflow.ops.drill.SlowConsumerDrill;
 import io.orderflow.ops.drill.TrafficSpikeDrill;
 import io.orderflow.ops.load.OrderBodies;
+import io.orderflow.ops.powercut.InvariantsMain;
+import io.orderflow.ops.powercut.MailCatcher;
+import io.orderflow.ops.powercut.OrderJournal;
+import io.orderflow.ops.powercut.OrderTraffic;
 import io.orderflow.platform.LaunchOptions;
 import io.orderflow.platform.LocalPlatform;
 import io.orderflow.postgres.PostgresConfiguration;
@@ -29,6 +33,8 @@ import io.orderflow.process.LocalCertificates;
 import io.orderflow.process.RunningBroker;
 import io.orderflow.process.ServiceProcess;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -58,6 +64,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /**
  * The whole platform on Apache Kafka 4.4 instead of our broker, with nothing changed but the Kafka client settings:
@@ -94,6 +101,8 @@ class PlatformOnApacheKafkaTest {
     private static Path kafkaDirectory;
     private static RunningBroker kafka;
     private static LocalPlatform platform;
+    private static MailCatcher mails;
+    private static Path commandConfig;
 
     private final HttpClient http = HttpClient.newHttpClient();
 
@@ -104,7 +113,7 @@ class PlatformOnApacheKafkaTest {
         kafkaLauncher = ApacheKafkaLauncher.onClasspath(System.getProperty("java.class.path"), List.of("-Xmx512m"), 6)
                 .withSaslSsl(certificates, KAFKA_USER, KAFKA_PASSWORD);
         kafka = kafkaLauncher.start(kafkaDirectory, work.resolve("kafka.log"));
-        Path commandConfig = Files.writeString(
+        commandConfig = Files.writeString(
                 work.resolve("kafka-client.properties"),
                 String.join(
                         "\n",
@@ -135,7 +144,7 @@ class PlatformOnApacheKafkaTest {
                 kafka.bootstrapServers(),
                 LaunchOptions.Security.PLAINTEXT, // our broker's, unused here
                 commandConfig,
-                null);
+                (mails = MailCatcher.start()).smtpServer());
         platform = LocalPlatform.start(PostgresConfiguration.embedded(), options);
     }
 
@@ -146,6 +155,9 @@ class PlatformOnApacheKafkaTest {
         }
         if (kafka != null) {
             kafka.close();
+        }
+        if (mails != null) {
+            mails.stop();
         }
     }
 
@@ -632,5 +644,78 @@ class PlatformOnApacheKafkaTest {
                         "no double effect",
                         "order-service took every order, the broker down or not");
         assertThat(platform.services()).allMatch(ServiceProcess::isAlive);
+    }
+
+    /**
+     * The invariant checker the power-cut drill uses, run as {@code ops/bin/invariants} runs it, from outside: the
+     * services' HTTP APIs, the {@code orders} topic on Kafka through {@code --bootstrap-servers} and {@code
+     * --command-config}, the mails over POP3. Orders go through their lifecycle (placed, answered, paid, shipped,
+     * cancelled) and every invariant holds; a journal claiming one more acknowledged order, which nobody placed, fails
+     * the check that names it. After the broker-failure drill, so Kafka has been killed and started again beneath.
+     */
+    @Test
+    @Order(12)
+    void theInvariantCheckerJudgesARunOnKafkaFromOutsideAndFindsAnOrderThatIsNotThere() throws Exception {
+        String sku = "sku-check-" + UUID.randomUUID();
+        HttpRequest stock = HttpRequest.newBuilder(service("inventory-service").resolve("/inventory/" + sku))
+                .header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + platform.adminToken())
+                .PUT(HttpRequest.BodyPublishers.ofString("{\"onHand\":1000}"))
+                .build();
+        assertThat(http.send(stock, HttpResponse.BodyHandlers.ofString()).statusCode())
+                .isEqualTo(200);
+        long since = System.currentTimeMillis();
+        OrderJournal journal;
+        try (OrderTraffic traffic = new OrderTraffic(service("order-service"), "kafka-check-", sku, 5)) {
+            traffic.start();
+            await().atMost(WITHIN).until(() -> traffic.placed().size() >= 20);
+            traffic.stop();
+            journal = traffic.journal(since, 1000);
+        }
+        Path journalFile = work.resolve("journal.json");
+        journal.write(journalFile);
+        Path token = Files.writeString(work.resolve("admin-token"), platform.adminToken());
+
+        StringWriter passing = new StringWriter();
+        int passed = invariants(journalFile, token, passing);
+        assertThat(passed).as(passing.toString()).isZero();
+        assertThat(passing.toString())
+                .contains(
+                        "[ok] every acknowledged order exists in its last acknowledged state or one step on: "
+                                + journal.placed().size() + " orders acknowledged; missing: none",
+                        "[ok] every mail sent once by Message-ID",
+                        "[ok] analytics-service counted each event once")
+                .contains("\nPASS\n");
+
+        String invented = UUID.randomUUID().toString();
+        List<OrderJournal.Order> orders = new ArrayList<>(journal.orders());
+        orders.add(new OrderJournal.Order("kafka-check-" + UUID.randomUUID(), sku, invented, List.of("CREATED"), null));
+        Path tampered = work.resolve("journal-with-an-order-never-placed.json");
+        new OrderJournal(journal.run(), orders).write(tampered);
+        StringWriter failing = new StringWriter();
+        assertThat(invariants(tampered, token, failing)).as(failing.toString()).isEqualTo(1);
+        assertThat(failing.toString())
+                .contains("[FAILED] every acknowledged order exists", "missing: 1 (" + invented + ")")
+                .contains("\nFAIL\n");
+    }
+
+    /** {@code ops/bin/invariants} against this platform on Kafka; its exit code, its output in {@code out}. */
+    private static int invariants(Path journal, Path adminToken, StringWriter out) {
+        return new CommandLine(new InvariantsMain())
+                .setOut(new PrintWriter(out, true))
+                .setErr(new PrintWriter(out, true))
+                .execute(
+                        "--journal", journal.toString(),
+                        "--mailbox", mails.mailboxUri(),
+                        "--within", "PT2M",
+                        "--bootstrap-servers", kafka.bootstrapServers(),
+                        "--command-config", commandConfig.toString(),
+                        "--order-service", service("order-service").toString(),
+                        "--inventory-service", service("inventory-service").toString(),
+                        "--notification-service",
+                                service("notification-service").toString(),
+                        "--analytics-service", service("analytics-service").toString(),
+                        "--lag-monitor", service("lag-monitor").toString(),
+                        "--admin-token-file", adminToken.toString());
     }
 }

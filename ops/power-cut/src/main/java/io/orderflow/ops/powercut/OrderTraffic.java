@@ -30,18 +30,19 @@ import java.util.concurrent.atomic.AtomicInteger;
  * answered 200. What was asked and not answered (the platform's power was cut meanwhile) is recorded as attempted: it
  * may or may not have happened, and nothing after it is asked for that order.
  *
- * <p>Each order has a customer id of its own ({@code power-cut-<uuid>}), which its {@code OrderCreated} carries, so an
- * order whose placement was never answered can still be told apart from an invented one. A fifth of the orders are for
+ * <p>Each order has a customer id of its own ({@code <prefix><uuid>}, the prefix the run's), which its {@code
+ * OrderCreated} carries, so an order whose placement was never answered can still be told apart from an invented one. A fifth of the orders are for
  * {@code sku-sold-out}, which inventory rejects; the others for one SKU of the run. The lifecycle's draws are seeded by
- * the customer id. Thread-safe.
+ * the customer id. {@link #pause()} stops placing orders and waits for those under way, so that a checker sees the
+ * platform quiet; {@link #resume()} goes on. Thread-safe.
  */
-final class OrderTraffic implements AutoCloseable {
-    static final String SOLD_OUT = "sku-sold-out";
+public final class OrderTraffic implements AutoCloseable {
+    public static final String SOLD_OUT = "sku-sold-out";
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration ANSWER_WAIT = Duration.ofSeconds(60);
 
     /** What happened to one order, in the order it happened. */
-    static final class History {
+    public static final class History {
         final String customer;
         final String sku;
         volatile String orderId;
@@ -72,6 +73,7 @@ final class OrderTraffic implements AutoCloseable {
     }
 
     private final URI orderService;
+    private final String customerPrefix;
     private final String sku;
     private final int rate;
     private final HttpClient http =
@@ -82,25 +84,57 @@ final class OrderTraffic implements AutoCloseable {
     private final Map<String, History> byCustomer = new ConcurrentHashMap<>();
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicInteger cuts = new AtomicInteger();
+    private final java.util.concurrent.Phaser underWay = new java.util.concurrent.Phaser(1);
 
-    OrderTraffic(URI orderService, String sku, int rate) {
+    public OrderTraffic(URI orderService, String customerPrefix, String sku, int rate) {
         this.orderService = orderService;
+        this.customerPrefix = customerPrefix;
         this.sku = sku;
         this.rate = rate;
     }
 
     /** Places {@code rate} orders a second from now on, each followed through its lifecycle. */
-    void start() {
+    public void start() {
         running.set(true);
-        ticks.scheduleAtFixedRate(
-                () -> {
-                    if (running.get()) {
-                        lifecycles.submit(this::lifecycle);
-                    }
-                },
-                0,
-                1_000_000 / rate,
-                TimeUnit.MICROSECONDS);
+        ticks.scheduleAtFixedRate(this::placeOne, 0, 1_000_000 / rate, TimeUnit.MICROSECONDS);
+    }
+
+    private synchronized void placeOne() {
+        if (running.get()) {
+            underWay.register();
+            lifecycles.submit(() -> {
+                try {
+                    lifecycle();
+                } finally {
+                    underWay.arriveAndDeregister();
+                }
+            });
+        }
+    }
+
+    /** Places no more orders until {@link #resume()}, and waits for every lifecycle under way to end. */
+    void pause() throws InterruptedException {
+        int phase;
+        synchronized (this) {
+            running.set(false);
+            phase = underWay.arrive();
+        }
+        try {
+            underWay.awaitAdvanceInterruptibly(phase, ANSWER_WAIT.toSeconds() + 60, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("orders under way did not end within " + ANSWER_WAIT.plusSeconds(60), e);
+        }
+    }
+
+    /** Places orders again after {@link #pause()}. */
+    void resume() {
+        running.set(true);
+    }
+
+    /** What was asked and acknowledged so far, with the run it belongs to. */
+    public OrderJournal journal(long sinceMillis, long stockOnHand) {
+        return OrderJournal.of(
+                new OrderJournal.Run(customerPrefix, sku, stockOnHand, sinceMillis), byCustomer.values());
     }
 
     /** Counts a power cut: orders placed from now on were placed after it. */
@@ -109,7 +143,7 @@ final class OrderTraffic implements AutoCloseable {
     }
 
     /** Places no more orders, and waits for every lifecycle under way to end. */
-    void stop() throws InterruptedException {
+    public void stop() throws InterruptedException {
         running.set(false);
         ticks.shutdown();
         ticks.awaitTermination(10, TimeUnit.SECONDS);
@@ -122,7 +156,7 @@ final class OrderTraffic implements AutoCloseable {
     }
 
     /** The orders whose placement was acknowledged, with their histories. */
-    List<History> placed() {
+    public List<History> placed() {
         return byCustomer.values().stream().filter(h -> h.orderId != null).toList();
     }
 
@@ -134,7 +168,7 @@ final class OrderTraffic implements AutoCloseable {
     }
 
     private void lifecycle() {
-        String customer = "power-cut-" + UUID.randomUUID();
+        String customer = customerPrefix + UUID.randomUUID();
         SplittableRandom draws = new SplittableRandom(customer.hashCode());
         String item = draws.nextInt(5) == 0 ? SOLD_OUT : sku;
         History history = new History(customer, item, cuts.get());

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.orderflow.ops.drill.DrillReport;
 import io.orderflow.ops.drill.DrillTarget;
+import io.orderflow.ops.drill.LagWatch;
 import io.orderflow.ops.drill.OrderTopicEvents;
 import io.orderflow.ops.drill.OrderTopicEvents.Event;
 import java.io.IOException;
@@ -15,7 +16,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -29,27 +29,27 @@ import java.util.stream.Collectors;
  * topic through the Kafka protocol, and the Message-IDs the SMTP server received. So it judges the same way whatever
  * runs underneath (our broker or an Apache Kafka cluster, {@code ./run-platform} or docker compose).
  *
- * <p>Given the orders a client placed and what the platform acknowledged of each ({@link OrderTraffic.History}), it
- * checks, once the platform has caught up:
+ * <p>Given the orders a client placed and what the platform acknowledged of each ({@link OrderJournal}), it waits for
+ * every consumer group to catch up and every order to have inventory's answer, then checks:
  *
  * <ol>
  *   <li>every acknowledged order exists, in its last acknowledged state or one step later (inventory's answer, or a
  *       step that was asked for and never answered);
  *   <li>each order's events on {@code orders} are, one event id each, exactly the lifecycle its state implies, in
  *       order: {@code OrderCreated}, inventory's answer, then payment, shipment or cancellation; none invented (an
- *       order on the topic nobody placed, or a step nobody asked for);
+ *       order on the topic with the run's customer prefix that nobody placed, or a step nobody asked for);
  *   <li>inventory's answer for every order once: the sold-out SKU's orders rejected, the others confirmed;
  *   <li>inventory-service's effects once: each order's reservation in the state its order's status implies, and the
  *       run's SKU reserved and shipped exactly as many units as its orders hold;
  *   <li>notification-service's mails once by Message-ID: the Message-IDs received are exactly the mail-worthy events'
  *       ids ({@code <eventId@orderflow>}), copies of one mail allowed (the documented resend after a crash);
- *   <li>analytics-service counted each event once: per event type, its minutes add up to the distinct events on the
- *       topic.
+ *   <li>analytics-service counted each event once: per event type, the minutes the run spans add up to the distinct
+ *       events on the topic that occurred in them (every order's, as analytics-service counts every order).
  * </ol>
  *
  * Stateless apart from its clients; one instance per check.
  */
-final class PlatformInvariants {
+public final class PlatformInvariants {
     /**
      * The events notification-service mails (its NotificationLedger: not OrderPaid, not OrderConfirmed), each once, with
      * Message-ID {@code <eventId@orderflow>}.
@@ -75,32 +75,27 @@ final class PlatformInvariants {
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final ObjectMapper json = new ObjectMapper();
 
-    PlatformInvariants(DrillTarget target) {
+    public PlatformInvariants(DrillTarget target) {
         this.target = target;
     }
 
     /**
-     * Checks every invariant into {@code report}. {@code sinceMillis}: when the run began (the topic is read from there);
-     * {@code received}: every Message-ID the SMTP server has received so far, copies included. Mails are sent after
-     * their events are consumed, so the mail check waits up to {@code mailsWithin} for the missing ones.
+     * Waits up to {@code within} for the platform to catch up (every group's lag drained, inventory's answer shown for
+     * every order placed), then checks every invariant into {@code report}. Mails are sent after their events are
+     * consumed, so the mail check waits up to {@code within} as well for the missing ones.
      */
-    void check(
-            DrillReport report,
-            Collection<OrderTraffic.History> histories,
-            String sku,
-            long stockOnHandBefore,
-            long sinceMillis,
-            java.util.function.Supplier<List<String>> received,
-            Duration mailsWithin)
+    public void check(DrillReport report, OrderJournal journal, Pop3Mailbox mailbox, Duration within)
             throws IOException, InterruptedException {
-        OrderTopicEvents topic = OrderTopicEvents.since(target.cluster(), sinceMillis, Duration.ofSeconds(60));
-        Map<String, OrderTraffic.History> byOrder = new HashMap<>();
+        OrderJournal.Run run = journal.run();
+        awaitCaughtUp(report, journal.placed(), within);
+        OrderTopicEvents topic = OrderTopicEvents.since(target.cluster(), run.sinceMillis(), Duration.ofSeconds(60));
+        Map<String, OrderJournal.Order> byOrder = new HashMap<>();
         Set<String> unansweredCustomers = new HashSet<>();
-        for (OrderTraffic.History history : histories) {
-            if (history.orderId != null) {
-                byOrder.put(history.orderId, history);
-            } else if ("CREATED".equals(history.attempted)) {
-                unansweredCustomers.add(history.customer);
+        for (OrderJournal.Order order : journal.orders()) {
+            if (order.orderId() != null) {
+                byOrder.put(order.orderId(), order);
+            } else if ("CREATED".equals(order.attempted())) {
+                unansweredCustomers.add(order.customer());
             }
         }
 
@@ -108,17 +103,17 @@ final class PlatformInvariants {
         Map<String, String> status = new HashMap<>();
         List<String> lost = new ArrayList<>();
         List<String> wrongState = new ArrayList<>();
-        for (OrderTraffic.History history : byOrder.values()) {
-            JsonNode order = get(target.orderService().resolve("/orders/" + history.orderId));
+        for (OrderJournal.Order history : byOrder.values()) {
+            JsonNode order = get(target.orderService().resolve("/orders/" + history.orderId()));
             if (order == null) {
-                lost.add(history.orderId);
+                lost.add(history.orderId());
                 continue;
             }
             String now = order.path("status").asText();
-            status.put(history.orderId, now);
+            status.put(history.orderId(), now);
             if (!allowed(history, now)) {
-                wrongState.add(history.orderId + " is " + now + " after " + history.acknowledged()
-                        + (history.attempted == null ? "" : " and an unanswered " + history.attempted));
+                wrongState.add(history.orderId() + " is " + now + " after " + history.acknowledged()
+                        + (history.attempted() == null ? "" : " and an unanswered " + history.attempted()));
             }
         }
         report.check(
@@ -133,7 +128,7 @@ final class PlatformInvariants {
         int placedUnanswered = 0;
         for (String orderId : topic.orders()) {
             List<Event> events = topic.events(orderId);
-            OrderTraffic.History history = byOrder.get(orderId);
+            OrderJournal.Order history = byOrder.get(orderId);
             if (history == null) {
                 String customer = events.stream()
                         .filter(event -> event.type().equals("OrderCreated"))
@@ -144,7 +139,7 @@ final class PlatformInvariants {
                     placedUnanswered++;
                     continue;
                 }
-                if (customer != null && !customer.startsWith("power-cut-")) {
+                if (customer != null && !customer.startsWith(run.customerPrefix())) {
                     continue; // not this run's order
                 }
                 invented.add(orderId + " " + types(events));
@@ -170,14 +165,14 @@ final class PlatformInvariants {
 
         // 3. inventory's answer once, by SKU
         List<String> wrongAnswers = new ArrayList<>();
-        for (OrderTraffic.History history : byOrder.values()) {
-            String now = status.get(history.orderId);
+        for (OrderJournal.Order history : byOrder.values()) {
+            String now = status.get(history.orderId());
             if (now == null) {
                 continue;
             }
             boolean rejected = now.equals("REJECTED");
-            if (rejected != history.sku.equals(OrderTraffic.SOLD_OUT) || now.equals("CREATED")) {
-                wrongAnswers.add(history.orderId + " of " + history.sku + " is " + now);
+            if (rejected != history.sku().equals(OrderTraffic.SOLD_OUT) || now.equals("CREATED")) {
+                wrongAnswers.add(history.orderId() + " of " + history.sku() + " is " + now);
             }
         }
         report.check(
@@ -189,18 +184,18 @@ final class PlatformInvariants {
         List<String> wrongReservations = new ArrayList<>();
         long held = 0;
         long shipped = 0;
-        for (OrderTraffic.History history : byOrder.values()) {
-            String now = status.get(history.orderId);
+        for (OrderJournal.Order history : byOrder.values()) {
+            String now = status.get(history.orderId());
             if (now == null || now.equals("CREATED")) {
                 continue;
             }
-            JsonNode reservation = get(target.inventoryService().resolve("/reservations/" + history.orderId));
+            JsonNode reservation = get(target.inventoryService().resolve("/reservations/" + history.orderId()));
             String state =
                     reservation == null ? "none" : reservation.path("status").asText();
             if (!state.equals(RESERVATION_OF_STATUS.get(now))) {
-                wrongReservations.add(history.orderId + " " + now + " has reservation " + state);
+                wrongReservations.add(history.orderId() + " " + now + " has reservation " + state);
             }
-            if (history.sku.equals(OrderTraffic.SOLD_OUT)) {
+            if (history.sku().equals(OrderTraffic.SOLD_OUT)) {
                 continue;
             }
             if (now.equals("CONFIRMED") || now.equals("PAID")) {
@@ -209,6 +204,8 @@ final class PlatformInvariants {
                 shipped++;
             }
         }
+        String sku = run.sku();
+        long stockOnHandBefore = run.stockOnHand();
         JsonNode stock = get(target.inventoryService().resolve("/inventory/" + sku));
         long reserved = stock == null ? -1 : stock.path("reserved").asLong();
         long onHand = stock == null ? -1 : stock.path("onHand").asLong();
@@ -233,11 +230,11 @@ final class PlatformInvariants {
                         mailOf.put("<" + event.eventId() + "@orderflow>", orderId + " " + event.type());
                     });
         }
-        long mailsDeadline = System.nanoTime() + mailsWithin.toNanos();
-        List<String> mails = received.get();
+        long mailsDeadline = System.nanoTime() + within.toNanos();
+        List<String> mails = mailbox.messageIds();
         while (!new HashSet<>(mails).containsAll(expectedMails) && System.nanoTime() < mailsDeadline) {
             Thread.sleep(500); // the SMTP server's inbox, read until the mails due have arrived
-            mails = received.get();
+            mails = mailbox.messageIds();
         }
         Set<String> receivedOnce = new HashSet<>(mails);
         Set<String> receivedOfThese =
@@ -252,25 +249,70 @@ final class PlatformInvariants {
                         + " copies of one Message-ID, the resend a crash between sending and marking allows);"
                         + " missing: " + sample(describe(missingMails, mailOf)));
 
-        // 6. analytics counted each event once
+        // 6. analytics counted each event once: every event that occurred in the run's whole minutes, whoever's
+        // order it is (analytics-service counts them all), read from the first minute's start (a record is
+        // timestamped when the relay sends it, after its event occurred)
+        Instant from = Instant.ofEpochMilli(run.sinceMillis()).truncatedTo(ChronoUnit.MINUTES);
+        Instant to = Instant.now().truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(1));
+        OrderTopicEvents minutes =
+                OrderTopicEvents.since(target.cluster(), from.toEpochMilli(), Duration.ofSeconds(60));
         Map<String, Long> onTopic = new HashMap<>();
-        for (String orderId : topic.orders()) {
-            for (Event event : topic.events(orderId)) {
-                onTopic.merge(event.type(), 1L, Long::sum);
+        for (String orderId : minutes.orders()) {
+            for (Event event : minutes.events(orderId)) {
+                if (!event.occurredAt().isBefore(from) && event.occurredAt().isBefore(to)) {
+                    onTopic.merge(event.type(), 1L, Long::sum);
+                }
             }
         }
-        Map<String, Long> counted = analyticsCounts(sinceMillis);
+        Map<String, Long> counted = analyticsCounts(from, to);
         report.check(
                 "analytics-service counted each event once",
                 counted.equals(onTopic),
-                "counted " + new java.util.TreeMap<>(counted) + ", distinct events on orders "
-                        + new java.util.TreeMap<>(onTopic));
+                "from " + from + " to " + to + " counted " + new java.util.TreeMap<>(counted)
+                        + ", distinct events on orders " + new java.util.TreeMap<>(onTopic));
+    }
+
+    /** Reads the lag until every group has caught up and order-service shows inventory's answer for every order. */
+    private void awaitCaughtUp(DrillReport report, List<OrderJournal.Order> placed, Duration within)
+            throws InterruptedException {
+        LagWatch lag = LagWatch.of(
+                target.lagMonitor(),
+                target.allConsumers().keySet().stream().sorted().toList());
+        long deadline = System.nanoTime() + within.toNanos();
+        boolean caughtUp;
+        do {
+            lag.sample();
+            caughtUp = lag.allCaughtUp() && everyOrderAnswered(placed);
+            if (!caughtUp) {
+                Thread.sleep(1_000); // one lag reading a second, as every drill reads it
+            }
+        } while (!caughtUp && System.nanoTime() < deadline);
+        report.chart(lag.chart(60));
+        report.check("every group caught up and every order answered", caughtUp, lag.latestLags());
+    }
+
+    /**
+     * True once order-service shows inventory's answer for every order it has (none still CREATED). An order it does
+     * not have is not waited for: it is lost, which the first check reports.
+     */
+    private boolean everyOrderAnswered(List<OrderJournal.Order> placed) throws InterruptedException {
+        try {
+            for (OrderJournal.Order order : placed) {
+                JsonNode shown = get(target.orderService().resolve("/orders/" + order.orderId()));
+                if (shown != null && shown.path("status").asText().equals("CREATED")) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (IOException unreachable) {
+            return false;
+        }
     }
 
     /** The status an order may have now after what was acknowledged and asked of it. */
-    private static boolean allowed(OrderTraffic.History history, String now) {
+    private static boolean allowed(OrderJournal.Order history, String now) {
         String last = history.lastAcknowledged();
-        if (now.equals(last) || now.equals(history.attempted)) {
+        if (now.equals(last) || now.equals(history.attempted())) {
             return true;
         }
         return "CREATED".equals(last) && (now.equals("CONFIRMED") || now.equals("REJECTED"));
@@ -302,9 +344,7 @@ final class PlatformInvariants {
         return events.stream().map(Event::type).toList();
     }
 
-    private Map<String, Long> analyticsCounts(long sinceMillis) throws IOException, InterruptedException {
-        Instant from = Instant.ofEpochMilli(sinceMillis).truncatedTo(ChronoUnit.MINUTES);
-        Instant to = Instant.now().truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(1));
+    private Map<String, Long> analyticsCounts(Instant from, Instant to) throws IOException, InterruptedException {
         Map<String, Long> counts = new HashMap<>();
         JsonNode minutes = get(target.analyticsService().resolve("/analytics/minutes?from=" + from + "&to=" + to));
         if (minutes == null) {

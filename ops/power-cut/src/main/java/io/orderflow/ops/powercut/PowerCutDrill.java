@@ -1,13 +1,7 @@
 package io.orderflow.ops.powercut;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.icegreen.greenmail.util.GreenMail;
-import com.icegreen.greenmail.util.ServerSetup;
 import io.orderflow.ops.drill.DrillReport;
 import io.orderflow.ops.drill.DrillTarget;
-import io.orderflow.ops.drill.LagWatch;
-import jakarta.mail.MessagingException;
-import jakarta.mail.internet.MimeMessage;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -30,9 +24,11 @@ import java.util.concurrent.ThreadLocalRandom;
  * by one {@code kill}, every byte and name nobody fsynced dropped; then the platform is started again on what is left,
  * as a machine coming back would start it. After each cut the drill measures the recovery (until the launcher says the
  * platform is ready) and asks order-service for every order acknowledged before the cut: one it no longer has is an
- * acknowledged order lost. After the last cut the orders flow one more interval, then stop; once every group has
- * caught up, {@link PlatformInvariants} judges everything acknowledged over the whole run. The SMTP server is outside
- * the platform (in this JVM), as a mail provider is, so the mails it received survive the cuts.
+ * acknowledged order lost. Then it places no new orders until {@link PlatformInvariants} has judged everything
+ * acknowledged so far (once every group caught up), and goes on. After the last cut the orders flow one more interval,
+ * then stop, and the invariants judge the whole run. What was acknowledged is kept in {@code <work>/journal.json}
+ * ({@link OrderJournal}), which {@code ops/bin/invariants} judges as well. The SMTP server is outside the platform (a
+ * {@link MailCatcher} in this JVM), as a mail provider is, so the mails it received survive the cuts.
  *
  * <p>Not thread-safe; one run per instance.
  */
@@ -41,8 +37,8 @@ public final class PowerCutDrill {
     private static final Duration READY_WITHIN = Duration.ofMinutes(4);
     private static final Duration CATCH_UP_WITHIN = Duration.ofMinutes(4);
     private static final int STOCK = 1_000_000;
-    /** Past the send lease ({@link LaunchedPlatform#SEND_LEASE}) of the mails a cut left claimed, and their sending. */
-    private static final Duration MAILS_WITHIN = Duration.ofMinutes(2);
+    /** The customer ids of the drill's orders start with it. */
+    static final String CUSTOMER_PREFIX = "power-cut-";
 
     private final Path repository;
     private final Path work;
@@ -51,7 +47,6 @@ public final class PowerCutDrill {
     private final Duration interval;
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private final ObjectMapper json = new ObjectMapper();
 
     public PowerCutDrill(Path repository, Path work, int cuts, int rate, Duration interval) {
         if (cuts < 1 || rate < 1 || interval.toSeconds() < 2) {
@@ -74,24 +69,22 @@ public final class PowerCutDrill {
         Files.createDirectories(work);
         Path program = PowerLossFileSystem.compile(work.resolve("bin"));
         Path backing = work.resolve("backing-" + System.currentTimeMillis());
-        GreenMail smtp = new GreenMail(new ServerSetup(0, "127.0.0.1", ServerSetup.PROTOCOL_SMTP));
-        smtp.start();
+        MailCatcher mails = MailCatcher.start();
         try (PowerLossFileSystem disk =
                 PowerLossFileSystem.mount(program, backing, work.resolve("mount"), work.resolve("power-loss-fs.log"))) {
-            LaunchedPlatform platform = new LaunchedPlatform(
-                    repository, disk.root(), work, "127.0.0.1:" + smtp.getSmtp().getPort());
+            LaunchedPlatform platform = new LaunchedPlatform(repository, disk.root(), work, mails.smtpServer());
             try {
-                run(report, disk, platform, smtp);
+                run(report, disk, platform, mails.mailbox());
             } finally {
                 platform.stop();
             }
         } finally {
-            smtp.stop();
+            mails.stop();
         }
         return report;
     }
 
-    private void run(DrillReport report, PowerLossFileSystem disk, LaunchedPlatform platform, GreenMail smtp)
+    private void run(DrillReport report, PowerLossFileSystem disk, LaunchedPlatform platform, Pop3Mailbox mailbox)
             throws Exception {
         long started = System.nanoTime();
         platform.start(READY_WITHIN);
@@ -102,15 +95,17 @@ public final class PowerCutDrill {
         DrillTarget target = platform.target();
         long since = System.currentTimeMillis();
         String sku = "sku-power-" + ThreadLocalRandom.current().nextInt(1_000_000);
-        long onHandBefore = STOCK;
         stock(target, sku, STOCK);
         report.step("stocked " + sku + " with " + STOCK + " units (PUT /inventory/" + sku + ")");
         List<String> perCut = new ArrayList<>();
         int lostTotal = 0;
-        try (OrderTraffic traffic = new OrderTraffic(target.orderService(), sku, rate)) {
+        PlatformInvariants invariants = new PlatformInvariants(target);
+        Path journalFile = work.resolve("journal.json");
+        try (OrderTraffic traffic = new OrderTraffic(target.orderService(), CUSTOMER_PREFIX, sku, rate)) {
             traffic.start();
             report.step(rate + " orders/s of " + sku + " (a fifth of " + OrderTraffic.SOLD_OUT
-                    + "), each confirmed or rejected, then paid and shipped, paid and cancelled, cancelled or left");
+                    + "), each confirmed or rejected, then paid and shipped, paid and cancelled, cancelled or left;"
+                    + " what was acknowledged in " + journalFile);
             for (int cut = 1; cut <= cuts; cut++) {
                 Thread.sleep(interval.toMillis()); // the load runs meanwhile: the time between two power cuts
                 List<OrderTraffic.History> acknowledged = traffic.placed();
@@ -132,71 +127,41 @@ public final class PowerCutDrill {
                 perCut.add(line);
                 report.step("power cut " + cut + ": every process of the platform and the file system killed with"
                         + " SIGKILL at once, unsynced data dropped, the platform started again; " + line);
+
+                // Every invariant over everything so far, with no new orders meanwhile, then the orders go on.
+                traffic.pause();
+                OrderJournal journal = traffic.journal(since, STOCK);
+                journal.write(journalFile);
+                DrillReport afterCut = new DrillReport(NAME);
+                invariants.check(afterCut, journal, mailbox, CATCH_UP_WITHIN);
+                report.check(
+                        "after cut " + cut + ", every invariant over the "
+                                + journal.placed().size() + " orders acknowledged so far",
+                        afterCut.passed(),
+                        failed(afterCut));
+                traffic.resume();
             }
             Thread.sleep(interval.toMillis()); // orders after the last cut, on the recovered platform
             traffic.stop();
-            List<OrderTraffic.History> placed = traffic.placed();
-            long unanswered = traffic.histories().stream()
-                    .filter(history -> history.attempted != null)
+            OrderJournal journal = traffic.journal(since, STOCK);
+            journal.write(journalFile);
+            long unanswered = journal.orders().stream()
+                    .filter(order -> order.attempted() != null)
                     .count();
-            report.step(placed.size() + " orders acknowledged in all, " + unanswered
+            report.step(journal.placed().size() + " orders acknowledged in all, " + unanswered
                     + " requests left unanswered by a cut");
-
-            LagWatch lag = LagWatch.of(
-                    target.lagMonitor(),
-                    target.allConsumers().keySet().stream().sorted().toList());
-            long deadline = System.nanoTime() + CATCH_UP_WITHIN.toNanos();
-            boolean caughtUp;
-            do {
-                lag.sample();
-                caughtUp = lag.allCaughtUp() && everyOrderAnswered(target, placed);
-                if (!caughtUp) {
-                    Thread.sleep(1_000); // one lag reading a second, as every drill reads it
-                }
-            } while (!caughtUp && System.nanoTime() < deadline);
-            report.chart(lag.chart(60));
             report.check("no acknowledged order lost at any cut", lostTotal == 0, String.join("; ", perCut));
-            report.check("every group caught up after the last cut", caughtUp, lag.latestLags());
-            new PlatformInvariants(target)
-                    .check(
-                            report,
-                            traffic.histories(),
-                            sku,
-                            onHandBefore,
-                            since,
-                            () -> messageIds(smtp),
-                            CATCH_UP_WITHIN);
+            invariants.check(report, journal, mailbox, CATCH_UP_WITHIN);
         }
     }
 
-    /** True once order-service shows inventory's answer for every order (none still CREATED). */
-    private boolean everyOrderAnswered(DrillTarget target, List<OrderTraffic.History> placed) {
-        try {
-            for (OrderTraffic.History history : placed) {
-                String body = get(target.orderService().resolve("/orders/" + history.orderId));
-                if (body == null || json.readTree(body).path("status").asText().equals("CREATED")) {
-                    return false;
-                }
-            }
-            return true;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
-    private static List<String> messageIds(GreenMail smtp) {
-        List<String> ids = new ArrayList<>();
-        for (MimeMessage message : smtp.getReceivedMessages()) {
-            try {
-                ids.add(message.getMessageID());
-            } catch (MessagingException e) {
-                throw new IllegalStateException(e);
-            }
-        }
-        return ids;
+    /** The claims of {@code report} that failed, with their details; "none" if it passed. */
+    private static String failed(DrillReport report) {
+        List<String> failed = report.checks().stream()
+                .filter(check -> !check.passed())
+                .map(check -> check.claim() + ": " + check.detail())
+                .toList();
+        return failed.isEmpty() ? "none failed" : "failed: " + String.join("; ", failed);
     }
 
     /** Sets the stock of {@code sku} through inventory-service's admin endpoint. */
