@@ -42,6 +42,8 @@ final class EmbeddedServer implements AutoCloseable {
     private static final Duration STARTUP_WAIT = Duration.ofSeconds(60);
 
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
+    /** Beside a kept cluster: the pid of the process that runs it. */
+    static final String OWNER_FILE = "cluster.owner";
 
     private final EmbeddedPostgres postgres;
     private final Path dataDirectory;
@@ -134,7 +136,7 @@ final class EmbeddedServer implements AutoCloseable {
      * SIGKILL: stopped (its commits are in the WAL), so that this start can own the cluster.
      */
     private static void claimKeptCluster(Path directory, Path cluster) throws IOException {
-        Path ownerFile = directory.resolve("cluster.owner");
+        Path ownerFile = directory.resolve(OWNER_FILE);
         long self = ProcessHandle.current().pid();
         if (Files.isRegularFile(ownerFile)) {
             String text = Files.readString(ownerFile).strip();
@@ -182,7 +184,11 @@ final class EmbeddedServer implements AutoCloseable {
         return PostgresUrl.local(port(), "postgres");
     }
 
-    /** Stops the server ({@code pg_ctl stop -m fast}) and, unless its mode keeps it, deletes its data directory. */
+    /**
+     * Stops the server ({@code pg_ctl stop -m fast}) and, unless its mode keeps it, deletes its data directory. A kept
+     * cluster stopped cleanly is given up ({@code cluster.owner} deleted), so that another process may start it while
+     * this one lives on.
+     */
     @Override
     public void close() {
         try {
@@ -190,6 +196,20 @@ final class EmbeddedServer implements AutoCloseable {
         } catch (IOException e) {
             log.warn(
                     "Stopping the embedded PostgreSQL on port {} ({}) failed: {}", port(), dataDirectory, e.toString());
+            return;
+        }
+        if (mode.kept()) {
+            Path ownerFile = dataDirectory.resolveSibling(OWNER_FILE);
+            try {
+                if (Files.isRegularFile(ownerFile)
+                        && Files.readString(ownerFile)
+                                .strip()
+                                .equals(Long.toString(ProcessHandle.current().pid()))) {
+                    Files.delete(ownerFile);
+                }
+            } catch (IOException e) {
+                log.warn("Could not give up the kept cluster {} ({}): {}", dataDirectory, ownerFile, e.toString());
+            }
         }
     }
 }

@@ -71,6 +71,16 @@ class EmbeddedDurabilityTest {
     }
 
     @Test
+    void aKeptClusterStoppedCleanlyIsGivenUpForAnotherProcessWhileThisOneLives() throws Exception {
+        try (LocalPostgres first =
+                LocalPostgres.start(PostgresConfiguration.embedded(), directory, 0, EmbeddedMode.KEPT)) {
+            assertThat(Files.readString(directory.resolve("cluster.owner")))
+                    .isEqualTo(Long.toString(ProcessHandle.current().pid()));
+        }
+        assertThat(directory.resolve("cluster.owner")).doesNotExist();
+    }
+
+    @Test
     void aKeptClusterInUseByAnotherLiveProcessIsRefused() throws Exception {
         Files.createDirectories(directory);
         Process other = new ProcessBuilder("sleep", "60").start();

@@ -17,7 +17,8 @@ import java.util.List;
  * <pre>
  *   ops           lag, platform, ops.load  <-  ops.drill, ops.bench,               (drills and benchmarks never use each other)
  *                                              ops.redrive, ops.replay, ops.admin  (the operator commands)
- *                                              ops.powercut                        (power cuts: uses ops.drill)
+ *                                              ops.backup                          (backup and restore)
+ *                                              ops.powercut                        (whole-platform drills: uses ops.drill, ops.backup)
  *   services      orders, relay, inventory, notification, analytics                (no service uses another, or the broker)
  *   broker        broker                                                           (uses none of ours)
  *   proofs        hostileframes                                                    (reach a broker over TCP only)

@@ -16,8 +16,10 @@ import java.util.List;
  * the orders.
  *
  * <p>One JSON document: the run (the customer id prefix that marks its orders, the SKU it stocked and how many units,
- * when it began) and one entry per order with the statuses the platform answered with, oldest first, and the status
- * asked for and never answered, if any. An order whose placement was never answered has no id.
+ * when it began) and one entry per order with the statuses it surely has had, oldest first, and after them the
+ * statuses it may have reached: asked for and never answered (a power cut came meanwhile), or acknowledged while a
+ * backup was being taken. An order that may or may not have been placed has no id, and CREATED among its uncertain
+ * statuses.
  *
  * @param run what the run was
  * @param orders every order the run tried to place
@@ -39,19 +41,26 @@ public record OrderJournal(Run run, List<Order> orders) {
     /**
      * @param customer the order's own customer id (its {@code OrderCreated} carries it)
      * @param sku what it ordered
-     * @param orderId the id order-service answered with; null if the placement was never answered
-     * @param acknowledged the statuses the platform answered with, oldest first
-     * @param attempted a status asked for and never answered (a cut came meanwhile); null if none
+     * @param orderId the id order-service answered with; null if the order may or may not have been placed
+     * @param acknowledged the statuses the order surely has had, oldest first
+     * @param uncertain the statuses after those it may have reached, in lifecycle order: asked for and never
+     *     answered, or acknowledged after the moment the journal speaks for
      */
     public record Order(
             @JsonProperty("customer") String customer,
             @JsonProperty("sku") String sku,
             @JsonProperty("orderId") String orderId,
             @JsonProperty("acknowledged") List<String> acknowledged,
-            @JsonProperty("attempted") String attempted) {
+            @JsonProperty("uncertain") List<String> uncertain) {
 
         public Order {
             acknowledged = List.copyOf(acknowledged);
+            uncertain = List.copyOf(uncertain);
+        }
+
+        /** Whether the order may have been placed though its placement was never acknowledged. */
+        boolean placementUncertain() {
+            return orderId == null && uncertain.contains("CREATED");
         }
 
         String lastAcknowledged() {
@@ -75,7 +84,7 @@ public record OrderJournal(Run run, List<Order> orders) {
                                 history.sku,
                                 history.orderId,
                                 history.acknowledged(),
-                                history.attempted))
+                                history.attempted == null ? List.of() : List.of(history.attempted)))
                         .toList());
     }
 

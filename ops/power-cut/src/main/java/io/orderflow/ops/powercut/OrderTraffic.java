@@ -93,6 +93,24 @@ public final class OrderTraffic implements AutoCloseable {
         this.rate = rate;
     }
 
+    /** Sets the stock of {@code sku} through inventory-service's admin endpoint, before traffic for it starts. */
+    static void stock(io.orderflow.ops.drill.DrillTarget target, String sku, long onHand)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(
+                        target.inventoryService().resolve("/inventory/" + sku))
+                .timeout(REQUEST_TIMEOUT)
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString("{\"onHand\":" + onHand + "}"));
+        if (target.adminToken() != null) {
+            request.header("Authorization", "Bearer " + target.adminToken());
+        }
+        HttpResponse<String> answer =
+                HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+        if (answer.statusCode() != 200) {
+            throw new IOException("PUT /inventory/" + sku + " answered " + answer.statusCode() + ": " + answer.body());
+        }
+    }
+
     /** Places {@code rate} orders a second from now on, each followed through its lifecycle. */
     public void start() {
         running.set(true);

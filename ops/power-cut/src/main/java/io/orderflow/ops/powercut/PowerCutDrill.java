@@ -95,7 +95,7 @@ public final class PowerCutDrill {
         DrillTarget target = platform.target();
         long since = System.currentTimeMillis();
         String sku = "sku-power-" + ThreadLocalRandom.current().nextInt(1_000_000);
-        stock(target, sku, STOCK);
+        OrderTraffic.stock(target, sku, STOCK);
         report.step("stocked " + sku + " with " + STOCK + " units (PUT /inventory/" + sku + ")");
         List<String> perCut = new ArrayList<>();
         int lostTotal = 0;
@@ -146,7 +146,7 @@ public final class PowerCutDrill {
             OrderJournal journal = traffic.journal(since, STOCK);
             journal.write(journalFile);
             long unanswered = journal.orders().stream()
-                    .filter(order -> order.attempted() != null)
+                    .filter(order -> !order.uncertain().isEmpty())
                     .count();
             report.step(journal.placed().size() + " orders acknowledged in all, " + unanswered
                     + " requests left unanswered by a cut");
@@ -162,22 +162,6 @@ public final class PowerCutDrill {
                 .map(check -> check.claim() + ": " + check.detail())
                 .toList();
         return failed.isEmpty() ? "none failed" : "failed: " + String.join("; ", failed);
-    }
-
-    /** Sets the stock of {@code sku} through inventory-service's admin endpoint. */
-    private void stock(DrillTarget target, String sku, int onHand) throws IOException, InterruptedException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(
-                        target.inventoryService().resolve("/inventory/" + sku))
-                .timeout(Duration.ofSeconds(10))
-                .header("Content-Type", "application/json")
-                .PUT(HttpRequest.BodyPublishers.ofString("{\"onHand\":" + onHand + "}"));
-        if (target.adminToken() != null) {
-            request.header("Authorization", "Bearer " + target.adminToken());
-        }
-        HttpResponse<String> answer = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-        if (answer.statusCode() != 200) {
-            throw new IOException("PUT /inventory/" + sku + " answered " + answer.statusCode() + ": " + answer.body());
-        }
     }
 
     /** The body of a 200 answer, null for any other. */

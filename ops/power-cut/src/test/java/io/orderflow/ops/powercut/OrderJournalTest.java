@@ -19,8 +19,9 @@ class OrderJournalTest {
         OrderJournal journal = new OrderJournal(
                 run,
                 List.of(
-                        new OrderJournal.Order("drill-a", "sku-1", "o-1", List.of("CREATED", "CONFIRMED"), "PAID"),
-                        new OrderJournal.Order("drill-b", "sku-sold-out", null, List.of(), "CREATED")));
+                        new OrderJournal.Order(
+                                "drill-a", "sku-1", "o-1", List.of("CREATED", "CONFIRMED"), List.of("PAID")),
+                        new OrderJournal.Order("drill-b", "sku-sold-out", null, List.of(), List.of("CREATED"))));
         Path file = directory.resolve("journal.json");
         new OrderJournal(run, List.of()).write(file);
 

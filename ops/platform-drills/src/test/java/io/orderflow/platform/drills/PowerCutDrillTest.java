@@ -1,4 +1,4 @@
-package io.orderflow.platform;
+package io.orderflow.platform.drills;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
