@@ -2,13 +2,10 @@ package io.orderflow.ops.backup;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -143,30 +140,16 @@ final class BrokerLogCopy {
                     continue;
                 }
                 if (Files.isDirectory(entry)) {
-                    copyTree(entry, target.resolve(name));
+                    TreeCopy.copy(
+                            entry,
+                            target.resolve(name),
+                            dir -> true,
+                            file -> !file.toString().endsWith(".tmp"));
                 } else {
                     copyIfStillThere(entry, target.resolve(name));
                 }
             }
         }
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        Files.walkFileTree(from, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attributes) throws IOException {
-                Files.createDirectories(to.resolve(from.relativize(dir).toString()));
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
-                if (!file.getFileName().toString().endsWith(".tmp")) {
-                    copyIfStillThere(file, to.resolve(from.relativize(file).toString()));
-                }
-                return FileVisitResult.CONTINUE;
-            }
-        });
     }
 
     private static void copyIfStillThere(Path from, Path to) throws IOException {

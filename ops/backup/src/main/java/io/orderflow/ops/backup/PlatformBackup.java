@@ -4,11 +4,8 @@ import io.orderflow.process.DurableFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
@@ -66,7 +63,7 @@ public final class PlatformBackup {
         Path cluster = postgresDirectory.resolve("cluster");
         int port = postmasterPort(cluster);
         DurableFiles.createDirectories(target);
-        copyTree(secretsOf(postgresDirectory), target.resolve("secrets"));
+        TreeCopy.copy(secretsOf(postgresDirectory), target.resolve("secrets"));
 
         Instant brokerCopyStarted = clock.instant();
         BrokerLogCopy.Copied broker = BrokerLogCopy.copy(brokerDirectory, target.resolve("broker"));
@@ -134,24 +131,5 @@ public final class PlatformBackup {
                 }
             }
         }
-    }
-
-    static void copyTree(Path from, Path to) throws IOException {
-        Files.walkFileTree(from, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attributes) throws IOException {
-                Files.createDirectories(to.resolve(from.relativize(dir).toString()));
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
-                Files.copy(
-                        file,
-                        to.resolve(from.relativize(file).toString()),
-                        java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
-                return FileVisitResult.CONTINUE;
-            }
-        });
     }
 }

@@ -43,9 +43,9 @@ public final class PlatformRestore {
         for (Path target : List.of(postgresDirectory, brokerDirectory, secrets)) {
             PlatformBackup.requireEmpty(target);
         }
-        PlatformBackup.copyTree(backup.resolve("secrets"), secrets);
-        PlatformBackup.copyTree(backup.resolve("broker"), brokerDirectory);
-        PlatformBackup.copyTree(backup.resolve("postgres").resolve("cluster"), postgresDirectory.resolve("cluster"));
+        TreeCopy.copy(backup.resolve("secrets"), secrets);
+        TreeCopy.copy(backup.resolve("broker"), brokerDirectory);
+        TreeCopy.copy(backup.resolve("postgres").resolve("cluster"), postgresDirectory.resolve("cluster"));
         PostgresBaseBackup.ownerOnly(postgresDirectory.resolve("cluster"));
         DurableFiles.fsyncTree(secrets);
         DurableFiles.fsyncTree(brokerDirectory);

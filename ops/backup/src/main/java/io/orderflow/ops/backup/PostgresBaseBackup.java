@@ -2,12 +2,8 @@ package io.orderflow.ops.backup;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -85,7 +81,7 @@ final class PostgresBaseBackup {
                     Files.writeString(target.resolve("tablespace_map"), tablespaces, StandardCharsets.UTF_8);
                 }
             }
-            bytes += copyTree(cluster.resolve("pg_wal"), target.resolve("pg_wal"));
+            bytes += copyWal(cluster, target);
             return new Taken(startLsn, stopLsn, bytes);
         }
     }
@@ -102,76 +98,25 @@ final class PostgresBaseBackup {
         }
     }
 
+    /** The data directory but the WAL and what the server rebuilds (kept as empty directories), and its run files. */
     private static long copyDataDirectory(Path cluster, Path target) throws IOException {
-        long[] bytes = {0};
-        Files.walkFileTree(cluster, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attributes) throws IOException {
-                Files.createDirectories(target.resolve(cluster.relativize(dir).toString()));
-                boolean topLevel = dir.getParent() != null && dir.getParent().equals(cluster);
-                if (topLevel && REBUILT.contains(dir.getFileName().toString())) {
-                    if (dir.getFileName().toString().equals("pg_wal")) {
-                        Files.createDirectories(target.resolve("pg_wal").resolve("archive_status"));
-                    }
-                    return FileVisitResult.SKIP_SUBTREE;
-                }
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
-                if (!(file.getParent().equals(cluster)
-                        && LEFT_OUT.contains(file.getFileName().toString()))) {
-                    bytes[0] += copyIfStillThere(
-                            file, target.resolve(cluster.relativize(file).toString()));
-                }
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-                if (e instanceof NoSuchFileException) {
-                    return FileVisitResult.CONTINUE; // dropped meanwhile (a table, a temporary file): its WAL says so
-                }
-                throw e;
-            }
-        });
-        return bytes[0];
+        long bytes = TreeCopy.copy(
+                cluster,
+                target,
+                dir -> !(dir.getParent().equals(cluster)
+                        && REBUILT.contains(dir.getFileName().toString())),
+                file -> !(file.getParent().equals(cluster)
+                        && LEFT_OUT.contains(file.getFileName().toString())));
+        Files.createDirectories(target.resolve("pg_wal").resolve("archive_status"));
+        return bytes;
     }
 
-    private static long copyTree(Path from, Path to) throws IOException {
-        long[] bytes = {0};
-        Files.walkFileTree(from, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attributes) throws IOException {
-                Files.createDirectories(to.resolve(from.relativize(dir).toString()));
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
-                bytes[0] +=
-                        copyIfStillThere(file, to.resolve(from.relativize(file).toString()));
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-                if (e instanceof NoSuchFileException) {
-                    return FileVisitResult.CONTINUE; // a segment recycled meanwhile, older than the slot's reservation
-                }
-                throw e;
-            }
-        });
-        return bytes[0];
-    }
-
-    private static long copyIfStillThere(Path from, Path to) throws IOException {
-        try {
-            Files.copy(from, to, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-            return Files.size(to);
-        } catch (NoSuchFileException gone) {
-            return 0;
-        }
+    /** The WAL, but a segment being made ({@code xlogtemp.*}), which is not WAL yet. */
+    private static long copyWal(Path cluster, Path target) throws IOException {
+        return TreeCopy.copy(
+                cluster.resolve("pg_wal"),
+                target.resolve("pg_wal"),
+                dir -> true,
+                file -> !file.getFileName().toString().startsWith("xlogtemp."));
     }
 }

@@ -689,7 +689,8 @@ class PlatformOnApacheKafkaTest {
 
         String invented = UUID.randomUUID().toString();
         List<OrderJournal.Order> orders = new ArrayList<>(journal.orders());
-        orders.add(new OrderJournal.Order("kafka-check-" + UUID.randomUUID(), sku, invented, List.of("CREATED"), List.of()));
+        orders.add(new OrderJournal.Order(
+                "kafka-check-" + UUID.randomUUID(), sku, invented, List.of("CREATED"), List.of()));
         Path tampered = work.resolve("journal-with-an-order-never-placed.json");
         new OrderJournal(journal.run(), orders).write(tampered);
         StringWriter failing = new StringWriter();
