@@ -678,6 +678,7 @@ class PlatformOnApacheKafkaTest {
 
         StringWriter passing = new StringWriter();
         int passed = invariants(journalFile, token, passing);
+        System.out.println(passing);
         assertThat(passed).as(passing.toString()).isZero();
         assertThat(passing.toString())
                 .contains(

@@ -247,7 +247,8 @@ public final class PlatformInvariants {
                         mailOf.put("<" + event.eventId() + "@orderflow>", orderId + " " + event.type());
                     });
         }
-        long mailsDeadline = System.nanoTime() + within.toNanos();
+        long mailsFrom = System.nanoTime();
+        long mailsDeadline = mailsFrom + within.toNanos();
         List<String> mails = mailbox.messageIds();
         while (!new HashSet<>(mails).containsAll(expectedMails) && System.nanoTime() < mailsDeadline) {
             Thread.sleep(500); // the SMTP server's inbox, read until the mails due have arrived
@@ -262,7 +263,8 @@ public final class PlatformInvariants {
         report.check(
                 "every mail sent once by Message-ID",
                 missingMails.isEmpty(),
-                expectedMails.size() + " mails due, " + receivedOfThese.size() + " received (" + copies
+                expectedMails.size() + " mails due, " + receivedOfThese.size()
+                        + String.format(" received after %.1f s (", (System.nanoTime() - mailsFrom) / 1e9) + copies
                         + " copies of one Message-ID, the resend a crash between sending and marking allows);"
                         + " missing: " + sample(describe(missingMails, mailOf)));
 
@@ -295,7 +297,8 @@ public final class PlatformInvariants {
         LagWatch lag = LagWatch.of(
                 target.lagMonitor(),
                 target.allConsumers().keySet().stream().sorted().toList());
-        long deadline = System.nanoTime() + within.toNanos();
+        long started = System.nanoTime();
+        long deadline = started + within.toNanos();
         boolean caughtUp;
         do {
             lag.sample();
@@ -305,7 +308,10 @@ public final class PlatformInvariants {
             }
         } while (!caughtUp && System.nanoTime() < deadline);
         report.chart(lag.chart(60));
-        report.check("every group caught up and every order answered", caughtUp, lag.latestLags());
+        report.check(
+                "every group caught up and every order answered",
+                caughtUp,
+                String.format("%s, after %.1f s", lag.latestLags(), (System.nanoTime() - started) / 1e9));
     }
 
     /**
