@@ -1,5 +1,6 @@
 package io.orderflow.ops.backup;
 
+import io.orderflow.postgres.PostgresUrl;
 import io.orderflow.process.DurableFiles;
 import java.io.IOException;
 import java.io.InputStream;
@@ -69,7 +70,7 @@ public final class PlatformBackup {
         BrokerLogCopy.Copied broker = BrokerLogCopy.copy(brokerDirectory, target.resolve("broker"));
         PostgresBaseBackup.Taken postgres = PostgresBaseBackup.take(
                 cluster,
-                "jdbc:postgresql://localhost:" + port + "/postgres",
+                PostgresUrl.local(port, "postgres").toString(),
                 "postgres",
                 "",
                 target.resolve("postgres").resolve("cluster"));

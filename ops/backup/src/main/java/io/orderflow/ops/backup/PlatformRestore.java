@@ -3,6 +3,7 @@ package io.orderflow.ops.backup;
 import io.orderflow.postgres.EmbeddedMode;
 import io.orderflow.postgres.LocalPostgres;
 import io.orderflow.postgres.PostgresConfiguration;
+import io.orderflow.postgres.PostgresUrl;
 import io.orderflow.process.DurableFiles;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -56,7 +57,9 @@ public final class PlatformRestore {
         try (LocalPostgres postgres =
                 LocalPostgres.start(PostgresConfiguration.embedded(), postgresDirectory, 0, EmbeddedMode.KEPT)) {
             for (String database : databases(postgres)) {
-                String url = postgres.adminJdbcUrl().replaceFirst("/postgres$", "/" + database);
+                String url = PostgresUrl.parse(postgres.adminJdbcUrl())
+                        .withDatabase(database)
+                        .toString();
                 try (Connection connection = DriverManager.getConnection(url, credentials(postgres))) {
                     for (String schema : outboxSchemas(connection)) {
                         try (PreparedStatement unpublish = connection.prepareStatement("UPDATE \"" + schema

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -88,7 +89,7 @@ final class PostgresBaseBackup {
 
     /** PostgreSQL starts only on a data directory its owner alone may enter (0700). */
     static void ownerOnly(Path cluster) throws IOException {
-        Files.setPosixFilePermissions(cluster, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        Files.setPosixFilePermissions(cluster, PosixFilePermissions.fromString("rwx------"));
     }
 
     private static String single(Statement statement, String sql) throws SQLException {

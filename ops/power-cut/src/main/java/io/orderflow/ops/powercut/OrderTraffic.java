@@ -2,6 +2,7 @@ package io.orderflow.ops.powercut;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.orderflow.ops.drill.DrillTarget;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -9,7 +10,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -18,8 +18,10 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Phaser;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -84,7 +86,7 @@ public final class OrderTraffic implements AutoCloseable {
     private final Map<String, History> byCustomer = new ConcurrentHashMap<>();
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicInteger cuts = new AtomicInteger();
-    private final java.util.concurrent.Phaser underWay = new java.util.concurrent.Phaser(1);
+    private final Phaser underWay = new Phaser(1);
 
     public OrderTraffic(URI orderService, String customerPrefix, String sku, int rate) {
         this.orderService = orderService;
@@ -94,8 +96,7 @@ public final class OrderTraffic implements AutoCloseable {
     }
 
     /** Sets the stock of {@code sku} through inventory-service's admin endpoint, before traffic for it starts. */
-    static void stock(io.orderflow.ops.drill.DrillTarget target, String sku, long onHand)
-            throws IOException, InterruptedException {
+    static void stock(DrillTarget target, String sku, long onHand) throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(
                         target.inventoryService().resolve("/inventory/" + sku))
                 .timeout(REQUEST_TIMEOUT)
@@ -139,7 +140,7 @@ public final class OrderTraffic implements AutoCloseable {
         }
         try {
             underWay.awaitAdvanceInterruptibly(phase, ANSWER_WAIT.toSeconds() + 60, TimeUnit.SECONDS);
-        } catch (java.util.concurrent.TimeoutException e) {
+        } catch (TimeoutException e) {
             throw new IllegalStateException("orders under way did not end within " + ANSWER_WAIT.plusSeconds(60), e);
         }
     }
@@ -167,10 +168,6 @@ public final class OrderTraffic implements AutoCloseable {
         ticks.awaitTermination(10, TimeUnit.SECONDS);
         lifecycles.shutdown();
         lifecycles.awaitTermination(ANSWER_WAIT.toSeconds() + 60, TimeUnit.SECONDS);
-    }
-
-    Collection<History> histories() {
-        return byCustomer.values();
     }
 
     /** The orders whose placement was acknowledged, with their histories. */

@@ -21,6 +21,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
@@ -287,8 +288,8 @@ public final class PlatformInvariants {
         report.check(
                 "analytics-service counted each event once",
                 counted.equals(onTopic),
-                "from " + from + " to " + to + " counted " + new java.util.TreeMap<>(counted)
-                        + ", distinct events on orders " + new java.util.TreeMap<>(onTopic));
+                "from " + from + " to " + to + " counted " + new TreeMap<>(counted) + ", distinct events on orders "
+                        + new TreeMap<>(onTopic));
     }
 
     /** Reads the lag until every group has caught up and order-service shows inventory's answer for every order. */
