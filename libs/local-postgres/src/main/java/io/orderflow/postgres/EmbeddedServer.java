@@ -8,6 +8,11 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,20 +45,22 @@ final class EmbeddedServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(EmbeddedServer.class);
     /** Covers the postmaster's own start only; unpacking and initdb come before it. */
     private static final Duration STARTUP_WAIT = Duration.ofSeconds(60);
+    /** How long the processes of a killed server may take to be gone. */
+    private static final Duration KILL_WAIT = Duration.ofSeconds(10);
 
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
     /** Beside a kept cluster: the pid of the process that runs it. */
     static final String OWNER_FILE = "cluster.owner";
 
     private final EmbeddedPostgres postgres;
+    private final Path directory;
     private final Path dataDirectory;
-    private final Path logFile;
     private final EmbeddedMode mode;
 
-    private EmbeddedServer(EmbeddedPostgres postgres, Path dataDirectory, Path logFile, EmbeddedMode mode) {
+    private EmbeddedServer(EmbeddedPostgres postgres, Path directory, Path dataDirectory, EmbeddedMode mode) {
         this.postgres = postgres;
+        this.directory = directory;
         this.dataDirectory = dataDirectory;
-        this.logFile = logFile;
         this.mode = mode;
     }
 
@@ -113,7 +120,7 @@ final class EmbeddedServer implements AutoCloseable {
                 // later: without this a power cut soon after the first start would leave no cluster at all.
                 DurableFiles.fsyncTree(dataDirectory);
             }
-            EmbeddedServer server = new EmbeddedServer(postgres, dataDirectory, logFile(directory), mode);
+            EmbeddedServer server = new EmbeddedServer(postgres, directory, dataDirectory, mode);
             log.info(
                     "Embedded PostgreSQL started on port {} in {} ms ({}, data {}, log {})",
                     postgres.getPort(),
@@ -177,11 +184,55 @@ final class EmbeddedServer implements AutoCloseable {
     }
 
     Path logFile() {
-        return logFile;
+        return logFile(directory);
     }
 
     PostgresUrl adminUrl() {
         return PostgresUrl.local(port(), "postgres");
+    }
+
+    /**
+     * Ends the postmaster and every process it started with SIGKILL at once, as a crash of the database's machine
+     * would (no checkpoint, shared memory gone), and returns the postmaster's pid once all of them are gone. Only a
+     * kept cluster: its commits are in its WAL, which {@link #startAgain()} replays.
+     *
+     * <p>zonky's handle is closed afterwards, only to release its lock on the data directory for the next start; its
+     * {@code pg_ctl stop} finds no server and logs that it could not stop it.
+     */
+    long kill() {
+        if (!mode.kept()) {
+            throw new IllegalStateException("only a kept cluster is killed and started again; this one is " + mode);
+        }
+        ProcessHandle handle = AbandonedDataDirectories.runningPostmaster(dataDirectory)
+                .orElseThrow(() -> new IllegalStateException("no postmaster runs on " + dataDirectory));
+        long postmaster = handle.pid();
+        List<ProcessHandle> all = new ArrayList<>(handle.descendants().toList());
+        all.add(handle);
+        handle.destroyForcibly(); // first, so that it starts no new process meanwhile
+        all.forEach(ProcessHandle::destroyForcibly);
+        for (ProcessHandle process : all) {
+            try {
+                process.onExit().get(KILL_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while PostgreSQL's processes were ending", e);
+            } catch (ExecutionException | TimeoutException e) {
+                throw new IllegalStateException(
+                        "PostgreSQL's process " + process.pid() + " did not end within " + KILL_WAIT.toSeconds() + " s",
+                        e);
+            }
+        }
+        try {
+            postgres.close();
+        } catch (IOException e) {
+            log.debug("Releasing zonky's handle of the killed server {}: {}", dataDirectory, e.toString());
+        }
+        return postmaster;
+    }
+
+    /** A new server on the killed one's port and cluster: PostgreSQL's crash recovery replays the WAL first. */
+    EmbeddedServer startAgain() {
+        return start(directory, port(), mode);
     }
 
     /**

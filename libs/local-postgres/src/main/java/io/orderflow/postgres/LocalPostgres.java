@@ -55,7 +55,9 @@ public final class LocalPostgres implements AutoCloseable {
     private final PostgresUrl adminUrl;
     private final String user;
     private final String password;
-    private final Optional<EmbeddedServer> embedded;
+    private final boolean isEmbedded;
+    private EmbeddedServer embedded; // null for a configured server, or while killed; guarded by this
+    private EmbeddedServer killed; // the server kill() ended, until startAgain(); guarded by this
     private final Thread shutdownHook;
     private final Set<DatabaseName> created = new HashSet<>();
     private boolean closed; // guarded by this
@@ -64,7 +66,8 @@ public final class LocalPostgres implements AutoCloseable {
         this.adminUrl = adminUrl;
         this.user = user;
         this.password = password;
-        this.embedded = embedded;
+        this.isEmbedded = embedded.isPresent();
+        this.embedded = embedded.orElse(null);
         this.shutdownHook = new Thread(this::close, "local-postgres-shutdown");
     }
 
@@ -155,7 +158,7 @@ public final class LocalPostgres implements AutoCloseable {
 
     /** True if this instance started the server (and will stop it); false for a configured server. */
     public boolean isEmbedded() {
-        return embedded.isPresent();
+        return isEmbedded;
     }
 
     /** JDBC URL of the admin database ({@code postgres} for the embedded server). */
@@ -171,13 +174,60 @@ public final class LocalPostgres implements AutoCloseable {
      * Where the embedded server keeps its data (deleted on close unless its mode keeps it); empty for a configured
      * server.
      */
-    public Optional<Path> embeddedDataDirectory() {
-        return embedded.map(EmbeddedServer::dataDirectory);
+    public synchronized Optional<Path> embeddedDataDirectory() {
+        return server().map(EmbeddedServer::dataDirectory);
     }
 
     /** The embedded server's log (initdb, pg_ctl and server output); empty for a configured server. */
-    public Optional<Path> embeddedLogFile() {
-        return embedded.map(EmbeddedServer::logFile);
+    public synchronized Optional<Path> embeddedLogFile() {
+        return server().map(EmbeddedServer::logFile);
+    }
+
+    /** The embedded server, running or killed; empty for a configured one. */
+    private Optional<EmbeddedServer> server() {
+        return Optional.ofNullable(embedded != null ? embedded : killed);
+    }
+
+    /**
+     * Ends the embedded server's postmaster and every process of it with SIGKILL at once, as a crash would: every
+     * connection breaks, nothing is checkpointed. Returns the postmaster's pid once they are all gone. The server stays
+     * down until {@link #startAgain()}. Only for a kept cluster (the platform's).
+     *
+     * @throws IllegalStateException for a configured server (not ours to kill), a fresh cluster, or one already down
+     */
+    public synchronized long kill() {
+        if (!isEmbedded) {
+            throw new IllegalStateException("the PostgreSQL at " + adminUrl + " is configured, not started here");
+        }
+        if (closed || embedded == null) {
+            throw new IllegalStateException(
+                    "the embedded PostgreSQL at " + adminUrl + " is " + (closed ? "closed" : "already down"));
+        }
+        long pid = embedded.kill();
+        killed = embedded;
+        embedded = null;
+        log.info("Killed the embedded PostgreSQL at {} (postmaster pid {}) with SIGKILL", adminUrl, pid);
+        return pid;
+    }
+
+    /**
+     * Starts the server {@link #kill()} ended again, on its port and cluster; returns once it accepts connections
+     * (after PostgreSQL's crash recovery replayed its WAL).
+     *
+     * @throws IllegalStateException if it was not killed, or this instance is closed
+     */
+    public synchronized void startAgain() {
+        if (closed || killed == null) {
+            throw new IllegalStateException("the PostgreSQL at " + adminUrl + " is " + (closed ? "closed" : "running"));
+        }
+        embedded = killed.startAgain();
+        killed = null;
+        log.info("Started the embedded PostgreSQL at {} again", adminUrl);
+    }
+
+    /** True while the embedded server is down after {@link #kill()}. */
+    public synchronized boolean isKilled() {
+        return killed != null;
     }
 
     /**
@@ -225,7 +275,8 @@ public final class LocalPostgres implements AutoCloseable {
             return;
         }
         closed = true;
-        if (embedded.isEmpty()) {
+        Optional<EmbeddedServer> server = server();
+        if (server.isEmpty()) {
             return;
         }
         try {
@@ -233,7 +284,7 @@ public final class LocalPostgres implements AutoCloseable {
         } catch (IllegalStateException e) {
             // The JVM is shutting down; this may be the hook itself.
         }
-        embedded.get().close();
+        server.get().close();
         log.info("Stopped the embedded PostgreSQL at {}", adminUrl);
     }
 

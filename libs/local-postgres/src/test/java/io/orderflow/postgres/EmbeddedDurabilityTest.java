@@ -71,6 +71,54 @@ class EmbeddedDurabilityTest {
     }
 
     @Test
+    void aKilledServerDropsItsConnectionsAndStartsAgainOnItsPortWithEveryCommit() throws Exception {
+        try (LocalPostgres postgres =
+                LocalPostgres.start(PostgresConfiguration.embedded(), directory, 0, EmbeddedMode.KEPT)) {
+            PostgresDatabase orders = postgres.database("order-service");
+            Connection open = orders.connect();
+            try (Statement statement = open.createStatement()) {
+                statement.execute("create table orders (id int primary key)");
+                statement.execute("insert into orders select generate_series(1, 50)");
+            }
+            Path cluster = postgres.embeddedDataDirectory().orElseThrow();
+            long postmaster = AbandonedDataDirectories.runningPostmaster(cluster)
+                    .orElseThrow()
+                    .pid();
+
+            assertThat(postgres.kill()).isEqualTo(postmaster);
+            assertThat(postgres.isKilled()).isTrue();
+            assertThat(ProcessHandle.of(postmaster)).isEmpty();
+            assertThatThrownBy(() -> open.createStatement().execute("select 1"))
+                    .isInstanceOf(java.sql.SQLException.class);
+            assertThatThrownBy(orders::connect).isInstanceOf(java.sql.SQLException.class);
+            assertThatThrownBy(postgres::kill).hasMessageContaining("already down");
+
+            postgres.startAgain();
+            assertThat(postgres.isKilled()).isFalse();
+            assertThat(AbandonedDataDirectories.runningPostmaster(cluster)
+                            .orElseThrow()
+                            .pid())
+                    .isNotEqualTo(postmaster);
+            try (Connection connection = orders.connect();
+                    Statement statement = connection.createStatement();
+                    ResultSet rows = statement.executeQuery("select count(*) from orders")) {
+                rows.next();
+                assertThat(rows.getInt(1)).isEqualTo(50);
+            }
+            assertThatThrownBy(postgres::startAgain).hasMessageContaining("running");
+        }
+        assertThat(directory.resolve("cluster.owner")).doesNotExist();
+    }
+
+    @Test
+    void aFreshServerIsNotKilledOnRequest() {
+        try (LocalPostgres fresh =
+                LocalPostgres.start(PostgresConfiguration.embedded(), directory, 0, EmbeddedMode.FRESH_UNSYNCED)) {
+            assertThatThrownBy(fresh::kill).hasMessageContaining("only a kept cluster");
+        }
+    }
+
+    @Test
     void aKeptClusterStoppedCleanlyIsGivenUpForAnotherProcessWhileThisOneLives() throws Exception {
         try (LocalPostgres first =
                 LocalPostgres.start(PostgresConfiguration.embedded(), directory, 0, EmbeddedMode.KEPT)) {

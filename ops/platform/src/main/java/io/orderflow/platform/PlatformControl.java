@@ -2,6 +2,8 @@ package io.orderflow.platform;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.orderflow.postgres.LocalPostgres;
+import io.orderflow.postgres.PostgresUnavailableException;
 import io.orderflow.process.ServiceProcess;
 import io.orderflow.process.ServiceStartException;
 import java.io.IOException;
@@ -20,7 +22,8 @@ import java.util.function.Consumer;
  * {@code POST /services/{instance}/start} starts it again with its settings and port once it has ended, answering
  * when it is ready; {@code POST /services/log-broker/crash} ends the broker with SIGKILL without the launcher taking
  * note, so that it is handled as a broker that died by itself ({@link BrokerSupervisor} starts it again) — the
- * broker-failure drill's {@code --dies-by-itself}. Answers are one line of text: 200, 404 for an unknown service, 409 for a start of a running one
+ * broker-failure drill's {@code --dies-by-itself}. {@code postgres} is the platform's embedded PostgreSQL, killed and
+ * started the same way (its postmaster and every process of it; not a configured server). Answers are one line of text: 200, 404 for an unknown service, 409 for a start of a running one
  * or a stop of the broker, 500 when a start fails (with the end of its log). Its address is in {@link
  * PlatformState}.
  *
@@ -29,9 +32,12 @@ import java.util.function.Consumer;
  */
 final class PlatformControl implements AutoCloseable {
 
+    /** The platform's own PostgreSQL, as the control port names it. */
+    static final String POSTGRES = "postgres";
+
     private static final String USAGE =
             "POST /services/{service}/kill, /services/{service}/stop, /services/{service}/start or"
-                    + " /services/log-broker/crash";
+                    + " /services/log-broker/crash; /services/postgres/kill or /start";
 
     private final HttpServer server;
 
@@ -69,12 +75,16 @@ final class PlatformControl implements AutoCloseable {
                 return;
             }
             String instance = path[2];
+            if (instance.equals(POSTGRES)) {
+                database(platform.postgres(), path[3], exchange);
+                return;
+            }
             boolean broker = instance.equals(BrokerProcess.NAME);
             if (!broker && !platform.instances().contains(instance)) {
                 answer(
                         exchange,
                         404,
-                        "no service '" + instance + "'; the services are " + BrokerProcess.NAME + ", "
+                        "no service '" + instance + "'; the services are " + BrokerProcess.NAME + ", " + POSTGRES + ", "
                                 + String.join(", ", platform.instances()));
                 return;
             }
@@ -156,6 +166,35 @@ final class PlatformControl implements AutoCloseable {
                 }
                 default -> answer(exchange, 404, USAGE);
             }
+        }
+    }
+
+    /**
+     * {@code kill} and {@code start} of the platform's own PostgreSQL (the embedded cluster): SIGKILL to the postmaster
+     * and every process of it, and a start on the same port and data, whose crash recovery replays the WAL. The
+     * services' connections break meanwhile and are made again by their pools.
+     */
+    private static void database(LocalPostgres postgres, String action, HttpExchange exchange) throws IOException {
+        if (!postgres.isEmbedded()) {
+            answer(exchange, 409, "the platform uses the PostgreSQL at " + postgres.adminJdbcUrl() + ", not its own");
+            return;
+        }
+        try {
+            switch (action) {
+                case "kill" -> {
+                    long pid = postgres.kill();
+                    answer(exchange, 200, "killed " + POSTGRES + " (postmaster pid " + pid + ") with SIGKILL");
+                }
+                case "start" -> {
+                    postgres.startAgain();
+                    answer(exchange, 200, "started " + POSTGRES + " again on " + postgres.adminJdbcUrl());
+                }
+                default -> answer(exchange, 409, "PostgreSQL is only killed and started: kill " + POSTGRES);
+            }
+        } catch (IllegalStateException e) {
+            answer(exchange, 409, e.getMessage());
+        } catch (PostgresUnavailableException e) {
+            answer(exchange, 500, e.getMessage());
         }
     }
 

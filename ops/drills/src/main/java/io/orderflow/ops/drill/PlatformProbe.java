@@ -21,14 +21,14 @@ import java.util.function.BooleanSupplier;
  * reservation, an order's mails, a SKU's stock, each consumer's count of skipped duplicates; and waiting for a
  * condition while reading the lag once a second. Thread-safe (the JDK's client).
  */
-final class PlatformProbe {
+public final class PlatformProbe {
 
     private final DrillTarget target;
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final ObjectMapper json = new ObjectMapper();
 
-    PlatformProbe(DrillTarget target) {
+    public PlatformProbe(DrillTarget target) {
         this.target = target;
     }
 
@@ -137,7 +137,7 @@ final class PlatformProbe {
      * 0 (full speed), with the target's admin token. The service must run with its {@code drills-enabled} setting on,
      * as {@code ./run-platform} and docker compose run it.
      */
-    void slowDown(URI service, long perRecordMillis) throws IOException, InterruptedException {
+    public void slowDown(URI service, long perRecordMillis) throws IOException, InterruptedException {
         URI slowdown = service.resolve("/drills/slowdown");
         HttpRequest.Builder request = HttpRequest.newBuilder(
                         perRecordMillis == 0 ? slowdown : URI.create(slowdown + "?perRecordMillis=" + perRecordMillis))

@@ -17,7 +17,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * What a drill reads back from a topic: every record from a point in time on to the end offsets the topic had when
  * asked, in each partition's order, with a consumer of no group (nothing committed). Stateless.
  */
-final class TopicRecords {
+public final class TopicRecords {
 
     private TopicRecords() {}
 
@@ -26,7 +26,7 @@ final class TopicRecords {
      *
      * @throws IllegalStateException if they cannot be read within {@code within}
      */
-    static List<ConsumerRecord<byte[], byte[]>> since(
+    public static List<ConsumerRecord<byte[], byte[]>> since(
             KafkaClientSettings cluster, String topic, long sinceMillis, Duration within) {
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
                 cluster.consumer(Map.of(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false)),

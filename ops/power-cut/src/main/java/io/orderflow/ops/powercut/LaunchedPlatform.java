@@ -2,6 +2,7 @@ package io.orderflow.ops.powercut;
 
 import io.orderflow.kafka.KafkaClientSettings;
 import io.orderflow.ops.drill.DrillTarget;
+import io.orderflow.ops.drill.ServiceControl;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -135,6 +136,55 @@ final class LaunchedPlatform {
                     .forEach(all::add);
         }
         return all;
+    }
+
+    /** The launcher's control port: kill and start of each service, the broker and PostgreSQL. */
+    ServiceControl control() throws IOException {
+        return ServiceControl.fromStateFile(directory.resolve("platform.state"))
+                .orElseThrow(() -> new IllegalStateException("the launcher has not written its control port yet"));
+    }
+
+    /**
+     * The processes of one part of the platform as they run now: a service's or the broker's (pids from the launcher's
+     * state, which follows restarts), or for {@code postgres} its postmaster and every process it started.
+     */
+    List<ProcessHandle> processesOf(String part) throws IOException {
+        long pid;
+        if (part.equals("postgres")) {
+            Path pidFile = directory.resolve("postgres").resolve("cluster").resolve("postmaster.pid");
+            pid = Long.parseLong(Files.readAllLines(pidFile).getFirst().strip());
+        } else {
+            Properties state = new Properties();
+            try (InputStream in = Files.newInputStream(directory.resolve("platform.state"))) {
+                state.load(in);
+            }
+            String key = part.equals("log-broker") ? "broker.pid" : null;
+            for (int i = 0; key == null && state.getProperty("service." + i + ".name") != null; i++) {
+                if (state.getProperty("service." + i + ".name").equals(part)) {
+                    key = "service." + i + ".pid";
+                }
+            }
+            if (key == null || state.getProperty(key) == null) {
+                throw new IllegalArgumentException("the platform has no process '" + part + "'");
+            }
+            pid = Long.parseLong(state.getProperty(key));
+        }
+        ProcessHandle process = ProcessHandle.of(pid)
+                .orElseThrow(() -> new IllegalStateException(part + "'s process " + pid + " is not running"));
+        List<ProcessHandle> all = new ArrayList<>(List.of(process));
+        process.descendants().forEach(all::add);
+        return all;
+    }
+
+    /** Sends {@code signal} ({@code STOP}, {@code CONT}) to every process of {@code processes}, with kill(1). */
+    static void signal(String signal, List<ProcessHandle> processes) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("kill", "-" + signal));
+        processes.forEach(process -> command.add(Long.toString(process.pid())));
+        Process kill = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (kill.waitFor() != 0) {
+            throw new IOException(String.join(" ", command) + " failed: " + output.strip());
+        }
     }
 
     /** Stops the platform as Ctrl-C does, or kills what is left after 60 s. */

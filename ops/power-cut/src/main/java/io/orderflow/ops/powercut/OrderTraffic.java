@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Phaser;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -87,12 +88,27 @@ public final class OrderTraffic implements AutoCloseable {
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicInteger cuts = new AtomicInteger();
     private final Phaser underWay = new Phaser(1);
+    private final SplittableRandom customers; // guarded by this
 
     public OrderTraffic(URI orderService, String customerPrefix, String sku, int rate) {
+        this(
+                orderService,
+                customerPrefix,
+                sku,
+                rate,
+                ThreadLocalRandom.current().nextLong());
+    }
+
+    /**
+     * Orders whose customer ids, and so whose lifecycles, are drawn from {@code seed}: the n-th order placed is the same
+     * customer's, and meets the same fate, in every run with that seed.
+     */
+    public OrderTraffic(URI orderService, String customerPrefix, String sku, int rate, long seed) {
         this.orderService = orderService;
         this.customerPrefix = customerPrefix;
         this.sku = sku;
         this.rate = rate;
+        this.customers = new SplittableRandom(seed);
     }
 
     /** Sets the stock of {@code sku} through inventory-service's admin endpoint, before traffic for it starts. */
@@ -118,12 +134,20 @@ public final class OrderTraffic implements AutoCloseable {
         ticks.scheduleAtFixedRate(this::placeOne, 0, 1_000_000 / rate, TimeUnit.MICROSECONDS);
     }
 
+    /** Places {@code count} orders at once, besides those of the steady rate (none while paused or stopped). */
+    public synchronized void burst(int count) {
+        for (int i = 0; i < count; i++) {
+            placeOne();
+        }
+    }
+
     private synchronized void placeOne() {
         if (running.get()) {
             underWay.register();
+            String customer = customerPrefix + new UUID(customers.nextLong(), customers.nextLong());
             lifecycles.submit(() -> {
                 try {
-                    lifecycle();
+                    lifecycle(customer);
                 } finally {
                     underWay.arriveAndDeregister();
                 }
@@ -182,8 +206,7 @@ public final class OrderTraffic implements AutoCloseable {
         lifecycles.shutdownNow();
     }
 
-    private void lifecycle() {
-        String customer = customerPrefix + UUID.randomUUID();
+    private void lifecycle(String customer) {
         SplittableRandom draws = new SplittableRandom(customer.hashCode());
         String item = draws.nextInt(5) == 0 ? SOLD_OUT : sku;
         History history = new History(customer, item, cuts.get());
@@ -268,7 +291,7 @@ public final class OrderTraffic implements AutoCloseable {
 
     /**
      * The answer's JSON if it had {@code status}; else null, and the history's attempt cleared when the request surely
-     * did nothing (another status, or the connection refused) and kept when it may have (no answer).
+     * did nothing (a 4xx, or the connection refused) and kept when it may have (no answer, or a 5xx).
      */
     private JsonNode post(History history, URI uri, String body, int status) throws InterruptedException {
         try {
@@ -282,7 +305,9 @@ public final class OrderTraffic implements AutoCloseable {
             if (answer.statusCode() == status) {
                 return json.readTree(answer.body());
             }
-            history.attempted = null;
+            if (answer.statusCode() < 500) {
+                history.attempted = null; // refused: nothing was done
+            } // a 5xx may come after the commit (the database's connection broke before it answered): uncertain
             return null;
         } catch (java.net.ConnectException refused) {
             history.attempted = null;
