@@ -254,6 +254,7 @@ public final class LocalPlatform implements AutoCloseable {
                         service(options, "order-service", "order-service", options.orderServicePort(), logs)
                                 .properties(database(databases, "order-service").quarkusDatasource())
                                 .properties(SAGA_SESSIONS)
+                                .property("orderflow.consumer.drills-enabled", "true")
                                 .property("kafka.bootstrap.servers", bootstrapServers)),
                 new Slot(
                         "outbox-relay",

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
 import io.orderflow.consumer.ServiceConsumer;
 import io.orderflow.consumer.quarkus.ConsumerConfig;
+import io.orderflow.consumer.quarkus.SlowdownTarget;
 import io.orderflow.contracts.EventCatalog;
 import io.orderflow.kafka.KafkaClientSettings;
 import io.smallrye.common.annotation.Blocking;
@@ -28,7 +29,7 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * application.properties ({@code mp.messaging.incoming.inventory.*} and {@code inventory-retry.*}).
  */
 @Singleton
-public class InventoryAnswerChannels {
+public class InventoryAnswerChannels implements SlowdownTarget {
 
     private final ServiceConsumer consumer;
 
@@ -63,6 +64,12 @@ public class InventoryAnswerChannels {
     @Blocking
     public void retry(ConsumerRecords<String, byte[]> records) throws InterruptedException {
         consumer.processRetries(records);
+    }
+
+    /** The saga's consumer, for the drills' slowdown switch ({@code PUT /drills/slowdown}). */
+    @Override
+    public ServiceConsumer consumer() {
+        return consumer;
     }
 
     @PreDestroy

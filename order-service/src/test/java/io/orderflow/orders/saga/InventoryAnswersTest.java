@@ -5,6 +5,7 @@ import static io.orderflow.orders.OrderRequests.transition;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
 
 import io.orderflow.contracts.EventCatalog;
 import io.orderflow.contracts.EventCodec;
@@ -19,6 +20,7 @@ import io.orderflow.testing.quarkus.BrokerResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.specification.RequestSpecification;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -32,6 +34,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -117,6 +120,46 @@ class InventoryAnswersTest {
 
         assertThat(deadLetterKeys(key)).contains(key);
         assertThat(eventTypes(id)).containsExactly("OrderCreated", "OrderRejected");
+    }
+
+    /**
+     * The drills' slowdown switch slows the saga's consumer as it does the consumers of {@code orders}: at 300 ms a
+     * record, five answers take at least 1.5 s to be applied; the switch is an admin endpoint, and undone it leaves the
+     * consumer at full speed.
+     */
+    @Test
+    void theDrillSwitchSlowsTheSagasConsumerDownAndIsUndone() {
+        given().put("/drills/slowdown?perRecordMillis=300").then().statusCode(401);
+        admin().put("/drills/slowdown?perRecordMillis=-1").then().statusCode(400);
+        admin().put("/drills/slowdown?perRecordMillis=300")
+                .then()
+                .statusCode(200)
+                .body("perRecordMillis", equalTo(300));
+        try {
+            List<UUID> orders = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                orders.add(createOrder());
+            }
+            long sent = System.nanoTime();
+            for (UUID order : orders) {
+                InventoryTopic.publish(new InventoryReserved(order.toString(), List.of(new ReservedLine("SKU-1", 2))));
+            }
+            for (UUID order : orders) {
+                await().atMost(WITHIN)
+                        .until(() -> tables.order(order).orElseThrow().status().equals("CONFIRMED"));
+            }
+            assertThat(Duration.ofNanos(System.nanoTime() - sent)).isGreaterThanOrEqualTo(Duration.ofMillis(1500));
+        } finally {
+            admin().delete("/drills/slowdown").then().statusCode(200).body("perRecordMillis", equalTo(0));
+        }
+    }
+
+    private static RequestSpecification admin() {
+        return given().header("Authorization", "Bearer " + adminToken());
+    }
+
+    private static String adminToken() {
+        return ConfigProvider.getConfig().getValue("orderflow.admin.token", String.class);
     }
 
     private List<String> eventTypes(UUID id) {

@@ -8,8 +8,8 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Response;
 
 /**
- * {@code PUT /drills/slowdown?perRecordMillis=N} makes a consuming service a slow consumer of {@code orders} (N ms per
- * record before each batch) and {@code DELETE /drills/slowdown} gives it its speed back: the {@code slow-consumer}
+ * {@code PUT /drills/slowdown?perRecordMillis=N} makes a consuming service a slow consumer of its topic (N ms per
+ * record before each batch; the consumer is the service's {@link SlowdownTarget}) and {@code DELETE /drills/slowdown} gives it its speed back: the {@code slow-consumer}
  * drill's switch, answered by {@link SlowdownSwitch}. 404 unless {@code orderflow.consumer.drills-enabled=true}. Both
  * are {@link AdminOperation}s: without the admin token {@link AdminTokenFilter} refuses them first (401, or 403 while
  * {@code orderflow.admin.token} is not set).
@@ -20,22 +20,22 @@ public class DrillResource {
 
     static final String ENABLED_KEY = "orderflow.consumer.drills-enabled";
 
-    private final OrderEventChannels channels;
+    private final SlowdownTarget target;
     private final boolean enabled;
 
-    DrillResource(OrderEventChannels channels, ConsumerConfig config) {
-        this.channels = channels;
+    DrillResource(SlowdownTarget target, ConsumerConfig config) {
+        this.target = target;
         this.enabled = config.drillsEnabled();
     }
 
     @PUT
     public Response slowDown(@QueryParam("perRecordMillis") String perRecordMillis) {
-        return send(SlowdownSwitch.set(channels.consumer(), enabled, ENABLED_KEY, perRecordMillis));
+        return send(SlowdownSwitch.set(target.consumer(), enabled, ENABLED_KEY, perRecordMillis));
     }
 
     @DELETE
     public Response fullSpeed() {
-        return send(SlowdownSwitch.clear(channels.consumer(), enabled, ENABLED_KEY));
+        return send(SlowdownSwitch.clear(target.consumer(), enabled, ENABLED_KEY));
     }
 
     private static Response send(SlowdownSwitch.Answer answer) {

@@ -28,7 +28,7 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * assembled, the service's {@link ConsumerWarmUp} begins.
  */
 @Singleton
-public class OrderEventChannels {
+public class OrderEventChannels implements SlowdownTarget {
 
     private final String group;
     private final ServiceConsumer consumer;
@@ -74,7 +74,8 @@ public class OrderEventChannels {
     }
 
     /** The service's consumer, for the drills' switch ({@link DrillResource}). */
-    ServiceConsumer consumer() {
+    @Override
+    public ServiceConsumer consumer() {
         return consumer;
     }
 

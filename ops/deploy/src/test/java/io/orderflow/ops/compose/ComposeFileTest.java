@@ -31,7 +31,7 @@ class ComposeFileTest {
     private static final Path ROOT = Path.of("..", "..").toAbsolutePath().normalize();
     /** The services built on event-consumer, which share its orderflow.consumer.* settings. */
     private static final Set<String> CONSUMERS =
-            Set.of("inventory-service", "notification-service", "analytics-service");
+            Set.of("order-service", "inventory-service", "notification-service", "analytics-service");
 
     private static final Set<String> QUARKUS_SERVICES = Set.of(
             "order-service",
@@ -333,7 +333,7 @@ class ComposeFileTest {
     }
 
     @Test
-    void tracesGoToJaegerAndMailToMailpitWhichServesItOverPop3() {
+    void tracesGoToJaegerAndMailToMailpitWhichServesItOverPop3AndKeepsEveryMail() {
         for (String service : QUARKUS_SERVICES) {
             if (!service.equals("lag-monitor")) {
                 assertThat(map(services.get(service).get("environment")))
@@ -348,6 +348,7 @@ class ComposeFileTest {
                 .containsEntry("QUARKUS_MAILER_PORT", "1025");
         // ops/bin/invariants reads every caught mail over POP3 with these credentials (its --help names them)
         assertThat(map(services.get("mailpit").get("environment")))
-                .containsEntry("MP_POP3_AUTH", "orderflow:orderflow");
+                .containsEntry("MP_POP3_AUTH", "orderflow:orderflow")
+                .containsEntry("MP_MAX_MESSAGES", "0");
     }
 }
