@@ -89,7 +89,8 @@ public class OrderResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(
             responseCode = "503",
-            description = "Too many orders waiting to be written, or shutting down; retry after Retry-After seconds",
+            description = "Too many orders waiting to be written, shutting down, or the database unavailable; retry"
+                    + " after Retry-After seconds (with the same Idempotency-Key)",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public Uni<Response> create(
             @NotNull(message = "must be a JSON object with customerId, currency and items") @Valid

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
@@ -38,6 +39,8 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
  *   ization/deadlock failure from PostgreSQL
  * IdempotencyKeyReusedException                     422     idempotency-key-reused
  * PlacementBacklogFullException                     503     busy, with Retry-After
+ * PostgreSQL unreachable or restarting (SQLSTATE    503     database-unavailable, with Retry-After
+ *   class 08, 57P01-57P03, 53300)
  * WebApplicationException (unknown path, 405, 406,  its own about:blank (or invalid-request for a 400)
  *   415, ...)
  * anything else                                     500     internal-error, logged with an incident id
@@ -57,6 +60,12 @@ public class ProblemMapper {
     private static final String TYPE_PREFIX = "urn:orderflow:problem:";
     /** SQLSTATEs meaning "another transaction got there first": unique violation, serialization failure, deadlock. */
     private static final Set<String> CONFLICT_STATES = Set.of("23505", "40001", "40P01");
+    /**
+     * SQLSTATEs meaning "the database is not there right now": the connection-exception class (08: refused, broken,
+     * lost), a server shutting down or starting (57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now),
+     * no connection slot left (53300).
+     */
+    private static final Set<String> UNAVAILABLE_STATES = Set.of("57P01", "57P02", "57P03", "53300");
 
     private static final Logger log = Logger.getLogger(ProblemMapper.class);
 
@@ -158,9 +167,36 @@ public class ProblemMapper {
                 new Problem(TYPE_PREFIX + "invalid-request", "Invalid request", 400, detail, instance(uri), errors));
     }
 
-    /** 409 if PostgreSQL refused the write because another transaction won a race, else a 500. */
+    /**
+     * 409 if PostgreSQL refused the write because another transaction won a race, 503 if it could not be reached (a
+     * crash, a restart: the client should retry, not report a bug), else a 500.
+     */
     private Response internalError(Exception exception, UriInfo uri) {
-        Optional<SQLException> conflict = conflictCause(exception);
+        Optional<SQLException> unavailable = sqlCause(exception, ProblemMapper::isUnavailable);
+        if (unavailable.isPresent()) {
+            log.warnf(
+                    "the database was unavailable answering %s: %s (SQLSTATE %s)",
+                    instance(uri),
+                    unavailable.get().getMessage(),
+                    unavailable.get().getSQLState());
+            return Response.fromResponse(problem(
+                            503,
+                            "database-unavailable",
+                            "Database unavailable",
+                            "the database could not be reached; retry in a moment. A change asked for may have been"
+                                    + " made before the connection broke: read the order to see, or retry POST /orders"
+                                    + " with the same Idempotency-Key, which places it once ("
+                                    + unavailable
+                                            .get()
+                                            .getMessage()
+                                            .lines()
+                                            .findFirst()
+                                            .orElse("") + ")",
+                            uri))
+                    .header("Retry-After", RETRY_AFTER_SECONDS)
+                    .build();
+        }
+        Optional<SQLException> conflict = sqlCause(exception, ProblemMapper::isConflict);
         if (conflict.isPresent()) {
             return problem(
                     409,
@@ -181,9 +217,19 @@ public class ProblemMapper {
                 uri);
     }
 
-    private static Optional<SQLException> conflictCause(Throwable exception) {
+    private static boolean isConflict(SQLException sql) {
+        return sql.getSQLState() != null && CONFLICT_STATES.contains(sql.getSQLState()); // Set.of refuses null
+    }
+
+    private static boolean isUnavailable(SQLException sql) {
+        String state = sql.getSQLState();
+        return state != null && (state.startsWith("08") || UNAVAILABLE_STATES.contains(state));
+    }
+
+    /** The first SQLException in {@code exception}'s cause chain that {@code matches}. */
+    private static Optional<SQLException> sqlCause(Throwable exception, Predicate<SQLException> matches) {
         for (Throwable cause = exception; cause != null; cause = cause.getCause()) {
-            if (cause instanceof SQLException sql && CONFLICT_STATES.contains(sql.getSQLState())) {
+            if (cause instanceof SQLException sql && matches.test(sql)) {
                 return Optional.of(sql);
             }
             if (cause.getCause() == cause) {
