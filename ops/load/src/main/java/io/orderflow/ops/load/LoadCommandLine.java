@@ -87,7 +87,7 @@ final class LoadCommandLine implements Callable<Integer> {
     @Option(
             names = "--pay",
             paramLabel = "P",
-            defaultValue = "0.8",
+            defaultValue = "" + LifecycleMix.PAY,
             converter = Probability.class,
             description = "probability that an accepted order is paid (default: ${DEFAULT-VALUE})")
     private double pay;
@@ -95,7 +95,7 @@ final class LoadCommandLine implements Callable<Integer> {
     @Option(
             names = "--ship",
             paramLabel = "P",
-            defaultValue = "0.6",
+            defaultValue = "" + LifecycleMix.SHIP,
             converter = Probability.class,
             description = "probability that a paid order is shipped (default: ${DEFAULT-VALUE})")
     private double ship;
@@ -103,7 +103,7 @@ final class LoadCommandLine implements Callable<Integer> {
     @Option(
             names = "--cancel",
             paramLabel = "P",
-            defaultValue = "0.2",
+            defaultValue = "" + LifecycleMix.CANCEL,
             converter = Probability.class,
             description = "probability that an order not shipped is cancelled (default: ${DEFAULT-VALUE})")
     private double cancel;

@@ -43,6 +43,20 @@ class LoadCommandLineTest {
     }
 
     @Test
+    void theLifecycleMixDefaultsToTheOneTheWholePlatformDrillsFollow() {
+        CommandLine commandLine = commandLine();
+
+        assertThat(commandLine.execute("--help")).isZero();
+
+        String flat = out.toString().replaceAll("\\s", "");
+        assertThat(flat)
+                .contains("--pay=P")
+                .contains("paid(default:" + LifecycleMix.DEFAULT.pay() + ")")
+                .contains("shipped(default:" + LifecycleMix.DEFAULT.ship() + ")")
+                .contains("cancelled(default:" + LifecycleMix.DEFAULT.cancel() + ")");
+    }
+
+    @Test
     void anUnknownOptionIsRefusedNamingIt() {
         assertThat(commandLine().execute("--rate", "5", "--rat", "10")).isEqualTo(2);
 

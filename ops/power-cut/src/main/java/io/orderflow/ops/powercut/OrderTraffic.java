@@ -3,6 +3,7 @@ package io.orderflow.ops.powercut;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.orderflow.ops.drill.DrillTarget;
+import io.orderflow.ops.load.LifecycleMix;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -25,13 +27,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Orders through their whole lifecycle over HTTP, as customers and a shop would drive them, with a record of what the
  * platform acknowledged: each order placed ({@code POST /orders}, 201), inventory's answer seen ({@code GET}, CONFIRMED
- * or REJECTED), and a confirmed order then paid and shipped, paid and cancelled, or cancelled, each step a {@code POST}
- * answered 200. What was asked and not answered (the platform's power was cut meanwhile) is recorded as attempted: it
- * may or may not have happened, and nothing after it is asked for that order.
+ * or REJECTED), and a confirmed order then taken through {@code ops/bin/load}'s default lifecycle mix ({@link
+ * LifecycleMix}: paid with probability 0.8, a paid order shipped with 0.6, an order not shipped cancelled with 0.2),
+ * each step a {@code POST} answered 200. What was asked and not answered (the platform's power was cut meanwhile) is
+ * recorded as attempted: it may or may not have happened, and nothing after it is asked for that order.
  *
  * <p>Each order has a customer id of its own ({@code <prefix><uuid>}, the prefix the run's), which its {@code
  * OrderCreated} carries, so an order whose placement was never answered can still be told apart from an invented one. A fifth of the orders are for
@@ -43,6 +47,8 @@ public final class OrderTraffic implements AutoCloseable {
     public static final String SOLD_OUT = "sku-sold-out";
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration ANSWER_WAIT = Duration.ofSeconds(60);
+    /** What happens to a confirmed order: {@code ops/bin/load}'s default mix. */
+    static final LifecycleMix MIX = LifecycleMix.DEFAULT;
 
     /** What happened to one order, in the order it happened. */
     public static final class History {
@@ -89,6 +95,7 @@ public final class OrderTraffic implements AutoCloseable {
     private final AtomicInteger cuts = new AtomicInteger();
     private final Phaser underWay = new Phaser(1);
     private final SplittableRandom customers; // guarded by this
+    private final Map<String, LongAdder> answers = new ConcurrentHashMap<>();
 
     public OrderTraffic(URI orderService, String customerPrefix, String sku, int rate) {
         this(
@@ -232,16 +239,16 @@ public final class OrderTraffic implements AutoCloseable {
             if (!answer.equals("CONFIRMED")) {
                 return;
             }
-            int fate = draws.nextInt(4); // 0: stays confirmed, 1: paid and shipped, 2: paid and cancelled, 3: cancelled
+            // ops/bin/load's mix, drawn in its order: paid, then shipped, else perhaps cancelled
             URI order = orderService.resolve("/orders/" + history.orderId + "/");
-            if (fate == 1 || fate == 2) {
-                if (!step(history, order.resolve("pay"), "PAID")) {
-                    return;
-                }
+            boolean paid = draws.nextDouble() < MIX.pay();
+            if (paid && !step(history, order.resolve("pay"), "PAID")) {
+                return;
             }
-            if (fate == 1) {
+            boolean shipped = paid && draws.nextDouble() < MIX.ship();
+            if (shipped) {
                 step(history, order.resolve("ship"), "SHIPPED");
-            } else if (fate == 2 || fate == 3) {
+            } else if (draws.nextDouble() < MIX.cancel()) {
                 step(history, order.resolve("cancel"), "CANCELLED");
             }
         } catch (InterruptedException e) {
@@ -302,6 +309,7 @@ public final class OrderTraffic implements AutoCloseable {
                             .POST(HttpRequest.BodyPublishers.ofString(body))
                             .build(),
                     HttpResponse.BodyHandlers.ofString());
+            count(Integer.toString(answer.statusCode()));
             if (answer.statusCode() == status) {
                 return json.readTree(answer.body());
             }
@@ -310,10 +318,26 @@ public final class OrderTraffic implements AutoCloseable {
             } // a 5xx may come after the commit (the database's connection broke before it answered): uncertain
             return null;
         } catch (java.net.ConnectException refused) {
+            count("refused");
             history.attempted = null;
             return null;
         } catch (IOException noAnswer) {
+            count("no answer");
             return null;
         }
+    }
+
+    private void count(String answer) {
+        answers.computeIfAbsent(answer, key -> new LongAdder()).increment();
+    }
+
+    /**
+     * How order-service answered the orders' {@code POST}s so far: by status code, {@code refused} (no connection) and
+     * {@code no answer} (none within 10 s, or the connection broke).
+     */
+    public Map<String, Long> answers() {
+        Map<String, Long> counts = new TreeMap<>();
+        answers.forEach((answer, count) -> counts.put(answer, count.sum()));
+        return counts;
     }
 }

@@ -104,7 +104,8 @@ public final class PowerCutDrill {
         try (OrderTraffic traffic = new OrderTraffic(target.orderService(), CUSTOMER_PREFIX, sku, rate)) {
             traffic.start();
             report.step(rate + " orders/s of " + sku + " (a fifth of " + OrderTraffic.SOLD_OUT
-                    + "), each confirmed or rejected, then paid and shipped, paid and cancelled, cancelled or left;"
+                    + "), each confirmed or rejected, then through ops/bin/load's lifecycle mix (paid, shipped,"
+                    + " cancelled);"
                     + " what was acknowledged in " + journalFile);
             for (int cut = 1; cut <= cuts; cut++) {
                 Thread.sleep(interval.toMillis()); // the load runs meanwhile: the time between two power cuts
