@@ -1,5 +1,6 @@
 package io.orderflow.ops.powercut;
 
+import com.icegreen.greenmail.store.FolderException;
 import com.icegreen.greenmail.user.GreenMailUser;
 import com.icegreen.greenmail.user.UserException;
 import com.icegreen.greenmail.util.GreenMail;
@@ -50,6 +51,15 @@ public final class MailCatcher {
     public String mailboxUri() {
         return "pop3://" + USER + ":" + PASSWORD + "@127.0.0.1:"
                 + server.getPop3().getPort();
+    }
+
+    /** Deletes every mail caught so far, as a mail catcher that prunes old mail does. */
+    void purge() {
+        try {
+            server.purgeEmailFromAllMailboxes();
+        } catch (FolderException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     public void stop() {

@@ -30,6 +30,33 @@ class Pop3MailboxTest {
     }
 
     @Test
+    void aMailboxReadAgainHasTheNewMailsAfterTheOldAndOneEmptiedMeanwhileIsReadAfresh() throws Exception {
+        MailCatcher catcher = MailCatcher.start();
+        try {
+            Pop3Mailbox mailbox = catcher.mailbox();
+            send(catcher, "c-1@customers.example", "<event-1@orderflow>");
+            assertThat(mailbox.messageIds()).containsExactly("<event-1@orderflow>");
+
+            send(catcher, "c-2@customers.example", "<event-2@orderflow>");
+            send(catcher, "c-3@customers.example", "<event-3@orderflow>");
+            assertThat(mailbox.messageIds())
+                    .containsExactly("<event-1@orderflow>", "<event-2@orderflow>", "<event-3@orderflow>");
+            assertThat(mailbox.messageIds()).hasSize(3);
+
+            catcher.purge();
+            send(catcher, "c-4@customers.example", "<event-4@orderflow>");
+            send(catcher, "c-5@customers.example", "<event-5@orderflow>");
+            send(catcher, "c-6@customers.example", "<event-6@orderflow>");
+            send(catcher, "c-7@customers.example", "<event-7@orderflow>");
+            assertThat(mailbox.messageIds())
+                    .containsExactly(
+                            "<event-4@orderflow>", "<event-5@orderflow>", "<event-6@orderflow>", "<event-7@orderflow>");
+        } finally {
+            catcher.stop();
+        }
+    }
+
+    @Test
     void aMailboxAddressMustBePop3WithCredentialsHostAndPort() {
         assertThat(Pop3Mailbox.parse("pop3://orderflow:p%40ss@localhost:1110"))
                 .hasToString("pop3://orderflow@localhost:1110");
