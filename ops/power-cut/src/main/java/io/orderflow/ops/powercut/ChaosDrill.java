@@ -211,7 +211,15 @@ public final class ChaosDrill {
                     .filter(order -> !order.uncertain().isEmpty())
                     .count();
             report.step(journal.placed().size() + " orders acknowledged, " + unanswered
-                    + " with a request a fault left unanswered");
+                    + " with a request a fault left unanswered; order-service's answers to the POSTs: "
+                    + traffic.answers());
+            List<String> errors = traffic.answers().keySet().stream()
+                    .filter(answer -> answer.startsWith("5") && !answer.equals("503"))
+                    .toList();
+            report.check(
+                    "order-service answered no 5xx but 503 (retry): a fault is not a bug",
+                    errors.isEmpty(),
+                    "answers " + traffic.answers());
             report.check(
                     "every fault's action done and the platform recovered from it",
                     outcomes.stream().allMatch(o -> o.recovered() && !o.detail().startsWith("FAILED")),
