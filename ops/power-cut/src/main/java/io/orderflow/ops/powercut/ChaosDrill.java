@@ -207,10 +207,7 @@ public final class ChaosDrill {
             traffic.stop();
             OrderJournal journal = traffic.journal(since, STOCK);
             journal.write(journalFile);
-            long unanswered = journal.orders().stream()
-                    .filter(order -> !order.uncertain().isEmpty())
-                    .count();
-            report.step(journal.placed().size() + " orders acknowledged, " + unanswered
+            report.step(journal.placed().size() + " orders acknowledged, " + journal.unanswered()
                     + " with a request a fault left unanswered; order-service's answers to the POSTs: "
                     + traffic.answers());
             List<String> errors = traffic.answers().keySet().stream()

@@ -103,4 +103,9 @@ public record OrderJournal(Run run, List<Order> orders) {
     public List<Order> placed() {
         return orders.stream().filter(order -> order.orderId() != null).toList();
     }
+
+    /** How many orders have a request that was never answered (a power cut or a fault came between). */
+    public long unanswered() {
+        return orders.stream().filter(order -> !order.uncertain().isEmpty()).count();
+    }
 }

@@ -33,6 +33,7 @@ class OrderJournalTest {
                 .containsExactly("o-1");
         assertThat(OrderJournal.read(file).orders().getFirst().lastAcknowledged())
                 .isEqualTo("CONFIRMED");
+        assertThat(OrderJournal.read(file).unanswered()).isEqualTo(2);
         try (var files = Files.list(directory)) {
             assertThat(files).containsExactly(file);
         }
