@@ -10,7 +10,7 @@ import com.tngtech.archunit.lang.ArchRule;
  * to prove they bite, against a deliberately wrong sample.
  *
  * <pre>
- * server -> network -> handler -> group -> log
+ * server -> network -> handler -> txn -> group -> log
  *           protocol (codec, no I/O) used by network and handler
  *           security (principals, logins, credentials, ACLs) used by server, network and handler; stores its
  *           files through log's LogFiles
@@ -35,6 +35,8 @@ final class BrokerLayering {
                 .definedBy(root + ".protocol..")
                 .layer("Security")
                 .definedBy(root + ".security..")
+                .layer("Transactions")
+                .definedBy(root + ".txn..")
                 .layer("Group")
                 .definedBy(root + ".group..")
                 .layer("Storage")
@@ -49,10 +51,12 @@ final class BrokerLayering {
                 .mayOnlyBeAccessedByLayers("Network", "Handler", "Server")
                 .whereLayer("Security")
                 .mayOnlyBeAccessedByLayers("Network", "Handler", "Server")
-                .whereLayer("Group")
+                .whereLayer("Transactions")
                 .mayOnlyBeAccessedByLayers("Handler", "Server")
+                .whereLayer("Group")
+                .mayOnlyBeAccessedByLayers("Transactions", "Handler", "Server")
                 .whereLayer("Storage")
-                .mayOnlyBeAccessedByLayers("Group", "Handler", "Security", "Server");
+                .mayOnlyBeAccessedByLayers("Transactions", "Group", "Handler", "Security", "Server");
     }
 
     static ArchRule storageHasNoNetworkCode(String root) {

@@ -475,6 +475,19 @@ final class ClassicGroup {
      * accepted only while the group is Empty; otherwise the member must be current, in this generation, and
      * the group not waiting for its assignment.
      */
+    /**
+     * TxnOffsetCommit's check, Kafka's: as {@link #validateOffsetCommit}, except that a producer that names no member
+     * and no generation (the producer-only {@code sendOffsetsToTransaction(offsets, groupId)}) may commit for any
+     * group, and a rebalance under way does not refuse it.
+     */
+    Errors validateTransactionalOffsetCommit(String memberId, String groupInstanceId, int generation) {
+        if (state != GroupState.DEAD && generation < 0 && memberId.isEmpty() && groupInstanceId == null) {
+            return Errors.NONE;
+        }
+        Errors error = validateOffsetCommit(memberId, groupInstanceId, generation);
+        return error == Errors.REBALANCE_IN_PROGRESS ? Errors.NONE : error;
+    }
+
     Errors validateOffsetCommit(String memberId, String groupInstanceId, int generation) {
         if (state == GroupState.DEAD) {
             return Errors.COORDINATOR_NOT_AVAILABLE;

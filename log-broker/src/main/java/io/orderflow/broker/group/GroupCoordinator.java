@@ -40,6 +40,8 @@ import org.apache.kafka.common.message.OffsetFetchRequestData.OffsetFetchRequest
 import org.apache.kafka.common.message.OffsetFetchResponseData.OffsetFetchResponseGroup;
 import org.apache.kafka.common.message.SyncGroupRequestData;
 import org.apache.kafka.common.message.SyncGroupResponseData;
+import org.apache.kafka.common.message.TxnOffsetCommitRequestData;
+import org.apache.kafka.common.message.TxnOffsetCommitResponseData;
 import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -99,6 +101,7 @@ public final class GroupCoordinator {
     private final ReentrantLock lock = new ReentrantLock();
     private final Map<String, ClassicGroup> groups = new HashMap<>();
     private final CommittedOffsets offsets = new CommittedOffsets();
+    private final PendingTransactionalOffsets pending = new PendingTransactionalOffsets();
     private final CoordinatorTimer timer = new CoordinatorTimer();
     private final GroupCoordinatorConfig config;
     private final Clock clock;
@@ -121,7 +124,7 @@ public final class GroupCoordinator {
         this.store = new GroupStore(offsetsLog, clock);
         this.rebalancer = new Rebalancer(groups, timer, config, clock, store);
         this.membership = new Membership(groups, timer, config, store, rebalancer);
-        this.offsetRequests = new OffsetRequests(groups, offsets, rebalancer, store, config, clock);
+        this.offsetRequests = new OffsetRequests(groups, offsets, pending, rebalancer, store, config, clock);
         this.nextOffsetExpiryMs = clock.millis() + config.offsetsRetentionCheckIntervalMs();
         load();
     }
@@ -216,12 +219,42 @@ public final class GroupCoordinator {
 
     /** OffsetFetch for one group; {@code topics == null} asks for all of its offsets. */
     public CompletableFuture<OffsetFetchResponseGroup> fetchOffsets(OffsetFetchRequestGroup request) {
+        return fetchOffsets(request, false);
+    }
+
+    /**
+     * OffsetFetch for one group; with {@code requireStable} (KIP-447), a partition with offsets pending in an open
+     * transaction answers UNSTABLE_OFFSET_COMMIT, and the consumer asks again.
+     */
+    public CompletableFuture<OffsetFetchResponseGroup> fetchOffsets(
+            OffsetFetchRequestGroup request, boolean requireStable) {
         if (request.groupId() == null) {
             return done(new OffsetFetchResponseGroup()
                     .setGroupId(request.groupId())
                     .setErrorCode(Errors.INVALID_GROUP_ID.code()));
         }
-        return answer(group(request.groupId()), () -> offsetRequests.fetch(request));
+        return answer(group(request.groupId()), () -> offsetRequests.fetch(request, requireStable));
+    }
+
+    /**
+     * TxnOffsetCommit, with topics named: the offsets are written as the producer's transactional records and count
+     * once its transaction commits. Answers once they are durable. The caller (the transaction coordinator's side of
+     * the request) has checked that the producer's transaction is open and holds this group's offsets.
+     */
+    public CompletableFuture<TxnOffsetCommitResponseData> commitTransactionalOffsets(
+            TxnOffsetCommitRequestData request) {
+        return answer(group(request.groupId()), () -> offsetRequests.commitTransactional(request));
+    }
+
+    /**
+     * Ends a producer's transaction in {@code __consumer_offsets}: writes its marker, and its pending offsets count
+     * ({@code commit}) or vanish. Completes once the marker is durable.
+     */
+    public CompletableFuture<Void> endTransaction(long producerId, short producerEpoch, boolean commit) {
+        return answer(List.of(), () -> {
+            offsetRequests.endTransaction(producerId, producerEpoch, commit);
+            return null;
+        });
     }
 
     /** OffsetDelete: removes a group's offsets of topics its members do not consume. */
@@ -354,7 +387,24 @@ public final class GroupCoordinator {
 
     private void load() {
         locked(() -> {
-            store.replay(this::replay);
+            store.replay(new GroupStore.ReplaySink() {
+                @Override
+                public void record(GroupRecord record, long producerId) {
+                    if (producerId >= 0 && record instanceof OffsetCommit c) {
+                        pending.add(producerId, List.of(c));
+                    } else {
+                        replay(record);
+                    }
+                }
+
+                @Override
+                public void marker(long producerId, boolean commit) {
+                    List<OffsetCommit> ended = pending.end(producerId);
+                    if (commit) {
+                        ended.forEach(offsets::apply);
+                    }
+                }
+            });
             long now = clock.millis();
             for (String groupId : offsets.groupIds()) {
                 groups.computeIfAbsent(groupId, id -> new ClassicGroup(id, GroupState.EMPTY, now));

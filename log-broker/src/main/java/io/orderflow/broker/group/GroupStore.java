@@ -1,5 +1,6 @@
 package io.orderflow.broker.group;
 
+import io.orderflow.broker.log.InvalidProducerEpochException;
 import io.orderflow.broker.log.LogConfig;
 import io.orderflow.broker.log.LogException;
 import io.orderflow.broker.log.LogFiles;
@@ -15,8 +16,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
-import java.util.function.Consumer;
 import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.record.internal.ControlRecordType;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.Record;
 import org.apache.kafka.common.record.internal.RecordBatch;
@@ -92,6 +93,33 @@ public final class GroupStore {
      *     GroupRecordsTooLargeException} or {@link GroupStoreClosedException}; any other exception is a bug
      */
     long append(List<GroupRecord> records) {
+        return append(records, RecordBatch.NO_PRODUCER_ID, RecordBatch.NO_PRODUCER_EPOCH);
+    }
+
+    /**
+     * Writes the offsets a transactional producer committed through TxnOffsetCommit, as one transactional batch of
+     * that producer: they count only once a COMMIT marker of the producer follows ({@link #appendMarker}).
+     *
+     * @throws io.orderflow.broker.log.InvalidProducerEpochException when the producer was fenced here
+     */
+    long appendTransactional(List<GroupRecord> records, long producerId, short producerEpoch) {
+        return append(records, producerId, producerEpoch);
+    }
+
+    /** Writes the marker that ends the producer's transaction in the offsets topic; returns the log end after it. */
+    long appendMarker(long producerId, short producerEpoch, boolean commit) {
+        if (closed) {
+            throw new GroupStoreClosedException(List.of(), partition.name());
+        }
+        long offset = partition.logEndOffset();
+        try {
+            return partition.appendMarker(producerId, producerEpoch, commit, 0) + 1;
+        } catch (LogStorageException e) {
+            throw GroupStorageException.writing(List.of(), partition.name(), offset, 1, e);
+        }
+    }
+
+    private long append(List<GroupRecord> records, long producerId, short producerEpoch) {
         List<String> groupIds = groupIds(records);
         if (closed) {
             throw new GroupStoreClosedException(groupIds, partition.name());
@@ -102,14 +130,22 @@ public final class GroupStore {
             GroupRecord r = records.get(i);
             simple[i] = new SimpleRecord(now, GroupRecordCodec.key(r), GroupRecordCodec.value(r));
         }
-        ByteBuffer batch = MemoryRecords.withRecords(Compression.NONE, simple).buffer();
+        boolean transactional = producerId != RecordBatch.NO_PRODUCER_ID;
+        // Sequence 0: the codec refuses none (-1), and a coordinator's write is not sequence-checked
+        // (appendAsCoordinator).
+        ByteBuffer batch = transactional
+                ? MemoryRecords.withTransactionalRecords(Compression.NONE, producerId, producerEpoch, 0, simple)
+                        .buffer()
+                : MemoryRecords.withRecords(Compression.NONE, simple).buffer();
         long offset = partition.logEndOffset(); // appends are serialised by the coordinator's lock
         try {
-            return partition.append(batch).endOffset();
+            return (transactional ? partition.appendAsCoordinator(batch) : partition.append(batch)).endOffset();
         } catch (LogStorageException e) {
             throw GroupStorageException.writing(groupIds, partition.name(), offset, records.size(), e);
         } catch (RecordBatchTooLargeException e) {
             throw new GroupRecordsTooLargeException(groupIds, partition.name(), records.size(), e);
+        } catch (InvalidProducerEpochException e) {
+            throw e;
         } catch (LogException e) {
             throw new IllegalStateException(
                     "The offsets log refused the coordinator's own batch of " + records.size()
@@ -147,8 +183,17 @@ public final class GroupStore {
         });
     }
 
+    /** What {@link #replay} hands the coordinator, in log order. */
+    interface ReplaySink {
+        /** A record; {@code producerId} is -1 unless it belongs to a producer's transaction. */
+        void record(GroupRecord record, long producerId);
+
+        /** The end of a producer's transaction: its records count when {@code commit}, else are dropped. */
+        void marker(long producerId, boolean commit);
+    }
+
     /** Hands every record from the log start to the log end to {@code sink}, oldest first. */
-    void replay(Consumer<GroupRecord> sink) {
+    void replay(ReplaySink sink) {
         long next = partition.logStartOffset();
         long end = partition.logEndOffset();
         long count = 0;
@@ -160,12 +205,25 @@ public final class GroupStore {
             long before = next;
             for (RecordBatch batch :
                     MemoryRecords.readableRecords(result.records().read()).batches()) {
+                if (batch.isControlBatch()) {
+                    if (batch.nextOffset() > next && batch.hasProducerId()) {
+                        for (Record record : batch) {
+                            ControlRecordType type = ControlRecordType.parse(record.key());
+                            if (type == ControlRecordType.COMMIT || type == ControlRecordType.ABORT) {
+                                sink.marker(batch.producerId(), type == ControlRecordType.COMMIT);
+                            }
+                        }
+                    }
+                    next = Math.max(next, batch.nextOffset());
+                    continue;
+                }
+                long producerId = batch.isTransactional() ? batch.producerId() : RecordBatch.NO_PRODUCER_ID;
                 for (Record record : batch) {
                     if (record.offset() < next || !record.hasKey()) {
                         continue;
                     }
                     try {
-                        sink.accept(GroupRecordCodec.decode(record.key(), record.value()));
+                        sink.record(GroupRecordCodec.decode(record.key(), record.value()), producerId);
                         count++;
                     } catch (IllegalArgumentException e) {
                         log.atWarn()

@@ -28,6 +28,12 @@ import org.apache.kafka.common.message.OffsetFetchRequestData.OffsetFetchRequest
 import org.apache.kafka.common.message.OffsetFetchResponseData.OffsetFetchResponseGroup;
 import org.apache.kafka.common.message.OffsetFetchResponseData.OffsetFetchResponsePartitions;
 import org.apache.kafka.common.message.OffsetFetchResponseData.OffsetFetchResponseTopics;
+import org.apache.kafka.common.message.TxnOffsetCommitRequestData;
+import org.apache.kafka.common.message.TxnOffsetCommitRequestData.TxnOffsetCommitRequestPartition;
+import org.apache.kafka.common.message.TxnOffsetCommitRequestData.TxnOffsetCommitRequestTopic;
+import org.apache.kafka.common.message.TxnOffsetCommitResponseData;
+import org.apache.kafka.common.message.TxnOffsetCommitResponseData.TxnOffsetCommitResponsePartition;
+import org.apache.kafka.common.message.TxnOffsetCommitResponseData.TxnOffsetCommitResponseTopic;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.OffsetCommitRequest;
 import org.slf4j.Logger;
@@ -49,6 +55,7 @@ final class OffsetRequests {
 
     private final Map<String, ClassicGroup> groups;
     private final CommittedOffsets offsets;
+    private final PendingTransactionalOffsets pending;
     private final Rebalancer rebalancer;
     private final GroupStore store;
     private final GroupCoordinatorConfig config;
@@ -57,12 +64,14 @@ final class OffsetRequests {
     OffsetRequests(
             Map<String, ClassicGroup> groups,
             CommittedOffsets offsets,
+            PendingTransactionalOffsets pending,
             Rebalancer rebalancer,
             GroupStore store,
             GroupCoordinatorConfig config,
             Clock clock) {
         this.groups = groups;
         this.offsets = offsets;
+        this.pending = pending;
         this.rebalancer = rebalancer;
         this.store = store;
         this.config = config;
@@ -128,6 +137,68 @@ final class OffsetRequests {
         return response;
     }
 
+    /**
+     * TxnOffsetCommit: the offsets go to the log as the producer's transactional records and count once its
+     * transaction commits ({@link PendingTransactionalOffsets}). The transaction coordinator checked that the producer
+     * is current and added this group's offsets to its transaction; the log checks the producer's epoch again.
+     */
+    TxnOffsetCommitResponseData commitTransactional(TxnOffsetCommitRequestData request) {
+        String groupId = request.groupId();
+        long now = clock.millis();
+        ClassicGroup group = groups.get(groupId);
+        Errors error = Errors.NONE;
+        if (group == null) {
+            if (request.generationIdOrMemberEpoch() >= 0) {
+                error = Errors.ILLEGAL_GENERATION;
+            } else {
+                group = new ClassicGroup(groupId, GroupState.EMPTY, now);
+                groups.put(groupId, group);
+            }
+        }
+        if (group != null) {
+            error = group.validateTransactionalOffsetCommit(
+                    request.memberId(), request.groupInstanceId(), request.generationIdOrMemberEpoch());
+        }
+        TxnOffsetCommitResponseData response = new TxnOffsetCommitResponseData();
+        List<OffsetCommit> records = new ArrayList<>();
+        for (TxnOffsetCommitRequestTopic topic : request.topics()) {
+            TxnOffsetCommitResponseTopic topicResponse = new TxnOffsetCommitResponseTopic().setName(topic.name());
+            response.topics().add(topicResponse);
+            for (TxnOffsetCommitRequestPartition p : topic.partitions()) {
+                String metadata = p.committedMetadata() == null ? "" : p.committedMetadata();
+                Errors partitionError = error;
+                if (partitionError == Errors.NONE && metadata.length() > config.offsetMetadataMaxSize()) {
+                    partitionError = Errors.OFFSET_METADATA_TOO_LARGE;
+                } else if (partitionError == Errors.NONE) {
+                    records.add(new OffsetCommit(
+                            groupId,
+                            topic.name(),
+                            p.partitionIndex(),
+                            new CommittedOffset(p.committedOffset(), p.committedLeaderEpoch(), metadata, now, -1)));
+                }
+                topicResponse
+                        .partitions()
+                        .add(new TxnOffsetCommitResponsePartition()
+                                .setPartitionIndex(p.partitionIndex())
+                                .setErrorCode(partitionError.code()));
+            }
+        }
+        if (!records.isEmpty()) {
+            store.appendTransactional(List.copyOf(records), request.producerId(), request.producerEpoch());
+            pending.add(request.producerId(), records);
+        }
+        return response;
+    }
+
+    /** Ends a producer's transaction in the offsets topic: its marker, then its pending offsets count or vanish. */
+    void endTransaction(long producerId, short producerEpoch, boolean commit) {
+        store.appendMarker(producerId, producerEpoch, commit);
+        List<OffsetCommit> ended = pending.end(producerId);
+        if (commit) {
+            ended.forEach(offsets::apply);
+        }
+    }
+
     static OffsetCommitResponseData commitError(OffsetCommitRequestData request, Errors error) {
         return OffsetCommitRequest.getErrorResponse(request, error);
     }
@@ -135,7 +206,7 @@ final class OffsetRequests {
     // ---------------------------------------------------------------- OffsetFetch
 
     /** One group's offsets: the requested partitions (-1 where none is committed), or all when topics is null. */
-    OffsetFetchResponseGroup fetch(OffsetFetchRequestGroup request) {
+    OffsetFetchResponseGroup fetch(OffsetFetchRequestGroup request, boolean requireStable) {
         ClassicGroup group = groups.get(request.groupId());
         boolean known = group != null && !group.isIn(GroupState.DEAD);
         Map<String, Map<Integer, CommittedOffset>> committed = known ? offsets.of(request.groupId()) : Map.of();
@@ -153,7 +224,12 @@ final class OffsetRequests {
                     new OffsetFetchResponseTopics().setName(topic.name()).setTopicId(topic.topicId());
             Map<Integer, CommittedOffset> partitions = committed.getOrDefault(topic.name(), Map.of());
             for (int p : topic.partitionIndexes()) {
-                t.partitions().add(partition(p, partitions.get(p)));
+                OffsetFetchResponsePartitions answer = partition(p, partitions.get(p));
+                if (requireStable && pending.isPending(request.groupId(), topic.name(), p)) {
+                    // KIP-447: a read_committed consumer must not start from an offset a transaction may replace.
+                    answer.setCommittedOffset(-1).setErrorCode(Errors.UNSTABLE_OFFSET_COMMIT.code());
+                }
+                t.partitions().add(answer);
             }
             response.topics().add(t);
         }

@@ -8,12 +8,14 @@ import io.orderflow.broker.log.DataDirectoryInUseException;
 import io.orderflow.broker.log.InvalidConfigException;
 import io.orderflow.broker.log.InvalidProducerEpochException;
 import io.orderflow.broker.log.InvalidRecordBatchException;
+import io.orderflow.broker.log.InvalidTxnStateException;
 import io.orderflow.broker.log.LogStorageException;
 import io.orderflow.broker.log.OffsetOutOfRangeException;
 import io.orderflow.broker.log.OutOfOrderSequenceException;
 import io.orderflow.broker.log.RecordBatchTooLargeException;
 import io.orderflow.broker.log.RecordWithoutKeyException;
 import io.orderflow.broker.log.TopicException;
+import io.orderflow.broker.txn.TransactionVerificationException;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.protocol.Errors;
 
@@ -62,6 +64,8 @@ public final class ErrorTable {
             case RecordWithoutKeyException ignored -> Errors.INVALID_RECORD;
             case OutOfOrderSequenceException ignored -> Errors.OUT_OF_ORDER_SEQUENCE_NUMBER;
             case InvalidProducerEpochException ignored -> Errors.INVALID_PRODUCER_EPOCH;
+            case InvalidTxnStateException ignored -> Errors.INVALID_TXN_STATE;
+            case TransactionVerificationException ignored -> Errors.INVALID_TXN_STATE;
             case InvalidConfigException ignored -> Errors.INVALID_CONFIG;
             case LogStorageException ignored -> Errors.KAFKA_STORAGE_ERROR;
             case DataDirectoryInUseException ignored -> Errors.KAFKA_STORAGE_ERROR;

@@ -1,5 +1,6 @@
 package io.orderflow.broker.handler;
 
+import io.orderflow.broker.log.AbortedTxn;
 import io.orderflow.broker.log.FileRegion;
 import io.orderflow.broker.log.LogDirectory;
 import io.orderflow.broker.log.LogException;
@@ -17,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.ApiException;
@@ -38,8 +40,9 @@ import org.apache.kafka.common.requests.FetchResponse;
  *
  * <p>Fetch sessions (KIP-227) are declined: the response carries session id 0, so every fetch is a full fetch
  * and its response lists exactly the requested partitions. Records go from the segment file to the socket
- * without a copy. No transactions, so {@code read_committed} reads what {@code read_uncommitted} reads and the
- * last stable offset is the high watermark.
+ * without a copy. A {@code read_committed} fetch stops at the partition's last stable offset (the first offset of its
+ * oldest open transaction) and lists the aborted transactions its records may belong to, which the consumer skips;
+ * every answer carries the last stable offset.
  *
  * <p>A consumer with a {@code consumer_byte_rate} quota ({@link ClientQuotas}) gets at most what the quota allows in
  * its measured span ({@code max_bytes} is capped to it, as in Kafka), and its answer's size is charged to it; when
@@ -65,7 +68,8 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
         this.quotas = quotas;
     }
 
-    private record Target(FetchResponseData.PartitionData response, PartitionLog log, long offset, int maxBytes) {}
+    private record Target(
+            FetchResponseData.PartitionData response, PartitionLog log, long offset, int maxBytes, boolean committed) {}
 
     @Override
     public AbstractResponse handle(ClientInfo client, FetchRequest request) {
@@ -74,6 +78,7 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
         List<Target> targets = new ArrayList<>();
         Set<PartitionLog> listed = Collections.newSetFromMap(new IdentityHashMap<>());
         boolean unknownPartitions = false;
+        boolean readCommitted = data.isolationLevel() == IsolationLevel.READ_COMMITTED.id();
         for (FetchRequestData.FetchTopic topicData : data.topics()) {
             Optional<Topic> topic =
                     topicData.topic() != null && !topicData.topic().isEmpty()
@@ -116,7 +121,7 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
                     unknownPartitions = true;
                     continue;
                 }
-                targets.add(new Target(partition, log.get(), p.fetchOffset(), p.partitionMaxBytes()));
+                targets.add(new Target(partition, log.get(), p.fetchOffset(), p.partitionMaxBytes(), readCommitted));
             }
             response.responses().add(topicResponse);
         }
@@ -165,7 +170,7 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
         FetchResponseData.PartitionData partition = t.response();
         return partition.errorCode() == Errors.NONE.code()
                 && partition.records().sizeInBytes() == 0
-                && t.log().highWatermark() > t.offset();
+                && (t.committed() ? t.log().lastStableOffset() : t.log().highWatermark()) > t.offset();
     }
 
     private static boolean anyFailed(List<Target> targets) {
@@ -179,7 +184,10 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
             FetchResponseData.PartitionData partition = t.response();
             try {
                 int budget = Math.min(t.maxBytes(), Math.max(0, requestMaxBytes - total));
-                LogReadResult result = t.log().read(t.offset(), total == 0 ? Math.max(1, budget) : budget, false);
+                int bytes = total == 0 ? Math.max(1, budget) : budget;
+                LogReadResult result = t.committed()
+                        ? t.log().readCommitted(t.offset(), bytes)
+                        : t.log().read(t.offset(), bytes, false);
                 FileRegion region = result.records();
                 if (total > 0 && region.size() > budget) {
                     region = FileRegion.EMPTY; // only the first partition may exceed the limit
@@ -187,7 +195,11 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
                 partition
                         .setErrorCode(Errors.NONE.code())
                         .setHighWatermark(result.highWatermark())
-                        .setLastStableOffset(result.highWatermark())
+                        .setLastStableOffset(result.lastStableOffset())
+                        .setAbortedTransactions(
+                                t.committed()
+                                        ? (region.isEmpty() ? List.of() : aborted(result.abortedTransactions()))
+                                        : null)
                         .setLogStartOffset(result.logStartOffset())
                         .setRecords(
                                 region.isEmpty()
@@ -198,12 +210,22 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
                 partition
                         .setErrorCode(ErrorTable.errorFor(e).code())
                         .setHighWatermark(t.log().highWatermark())
-                        .setLastStableOffset(t.log().highWatermark())
+                        .setLastStableOffset(t.log().lastStableOffset())
                         .setLogStartOffset(t.log().logStartOffset())
                         .setRecords(MemoryRecords.EMPTY);
             }
         }
         return total;
+    }
+
+    private static List<FetchResponseData.AbortedTransaction> aborted(List<AbortedTxn> aborted) {
+        List<FetchResponseData.AbortedTransaction> out = new ArrayList<>(aborted.size());
+        for (AbortedTxn t : aborted) {
+            out.add(new FetchResponseData.AbortedTransaction()
+                    .setProducerId(t.producerId())
+                    .setFirstOffset(t.firstOffset()));
+        }
+        return out;
     }
 
     /** Waits until any target's high watermark moves or the deadline passes; false if nothing came. */

@@ -4,6 +4,7 @@ import io.orderflow.broker.log.LogDirectory;
 import io.orderflow.broker.log.PartitionLog;
 import io.orderflow.broker.log.TimestampOffset;
 import java.util.Optional;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.ListOffsetsRequestData;
 import org.apache.kafka.common.message.ListOffsetsResponseData;
@@ -13,7 +14,8 @@ import org.apache.kafka.common.requests.ListOffsetsRequest;
 import org.apache.kafka.common.requests.ListOffsetsResponse;
 
 /**
- * ListOffsets: earliest (-2) is the log start offset, latest (-1) the high watermark, max timestamp (-3) the
+ * ListOffsets: earliest (-2) is the log start offset, latest (-1) the high watermark (the last stable offset for a
+ * {@code read_committed} consumer, from v2), max timestamp (-3) the
  * first record carrying the log's largest timestamp, and a timestamp the first record at or after it (-1 and
  * no timestamp when there is none), as Kafka answers. From v4 each answer carries the leader epoch (always 0 here).
  * Needs DESCRIBE on each topic, checked before its existence; without it its partitions are answered
@@ -34,12 +36,13 @@ public final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequest> 
     @Override
     public AbstractResponse handle(ClientInfo client, ListOffsetsRequest request) {
         ListOffsetsResponseData response = new ListOffsetsResponseData();
+        boolean committed = request.data().isolationLevel() == IsolationLevel.READ_COMMITTED.id();
         for (ListOffsetsRequestData.ListOffsetsTopic topic : request.data().topics()) {
             ListOffsetsResponseData.ListOffsetsTopicResponse topicResponse =
                     new ListOffsetsResponseData.ListOffsetsTopicResponse().setName(topic.name());
             boolean authorized = permissions.allowsTopic(client, AclOperation.DESCRIBE, topic.name());
             for (ListOffsetsRequestData.ListOffsetsPartition p : topic.partitions()) {
-                topicResponse.partitions().add(answer(topic.name(), p, request.version(), authorized));
+                topicResponse.partitions().add(answer(topic.name(), p, request.version(), authorized, committed));
             }
             response.topics().add(topicResponse);
         }
@@ -47,7 +50,11 @@ public final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequest> 
     }
 
     private ListOffsetsResponseData.ListOffsetsPartitionResponse answer(
-            String topic, ListOffsetsRequestData.ListOffsetsPartition p, short version, boolean authorized) {
+            String topic,
+            ListOffsetsRequestData.ListOffsetsPartition p,
+            short version,
+            boolean authorized,
+            boolean committed) {
         ListOffsetsResponseData.ListOffsetsPartitionResponse r =
                 new ListOffsetsResponseData.ListOffsetsPartitionResponse()
                         .setPartitionIndex(p.partitionIndex())
@@ -69,7 +76,7 @@ public final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequest> 
             return r.setOffset(log.logStartOffset());
         }
         if (ts == ListOffsetsRequest.LATEST_TIMESTAMP) {
-            return r.setOffset(log.highWatermark());
+            return r.setOffset(committed ? log.lastStableOffset() : log.highWatermark());
         }
         if (ts == ListOffsetsRequest.MAX_TIMESTAMP) {
             TimestampOffset max = log.offsetForTimestamp(log.maxTimestamp());

@@ -54,27 +54,29 @@ public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequest> 
             if (!permissions.allowsGroup(client, AclOperation.DESCRIBE, group.groupId())) {
                 groups.add(OffsetFetchResponse.groupError(group, Errors.GROUP_AUTHORIZATION_FAILED, request.version()));
             } else if (useTopicIds) {
-                groups.add(fetchByTopicIds(client, group, request.version()));
+                groups.add(fetchByTopicIds(client, group, request));
             } else {
-                groups.add(fetchByNames(client, group, request.version()));
+                groups.add(fetchByNames(client, group, request));
             }
         }
         return new OffsetFetchResponse.Builder(groups).build(request.version());
     }
 
     /** One group's answer; a group error goes on each partition for v1, which has no top-level error. */
-    private OffsetFetchResponseGroup fetch(OffsetFetchRequestGroup group, short version) {
+    private OffsetFetchResponseGroup fetch(OffsetFetchRequestGroup group, OffsetFetchRequest request) {
         OffsetFetchResponseGroup answer = BoundedWait.await(
-                        coordinator.fetchOffsets(group), coordinator.config().offsetCommitTimeoutMs())
+                        coordinator.fetchOffsets(group, request.requireStable()),
+                        coordinator.config().offsetCommitTimeoutMs())
                 .orElseGet(() -> new OffsetFetchResponseGroup().setErrorCode(Errors.COORDINATOR_NOT_AVAILABLE.code()));
         return answer.errorCode() == Errors.NONE.code()
                 ? answer
-                : OffsetFetchResponse.groupError(group, Errors.forCode(answer.errorCode()), version);
+                : OffsetFetchResponse.groupError(group, Errors.forCode(answer.errorCode()), request.version());
     }
 
-    private OffsetFetchResponseGroup fetchByNames(ClientInfo client, OffsetFetchRequestGroup group, short version) {
+    private OffsetFetchResponseGroup fetchByNames(
+            ClientInfo client, OffsetFetchRequestGroup group, OffsetFetchRequest request) {
         if (group.topics() == null) {
-            OffsetFetchResponseGroup all = fetch(group, version);
+            OffsetFetchResponseGroup all = fetch(group, request);
             all.topics().removeIf(t -> !permissions.allowsTopic(client, AclOperation.DESCRIBE, t.name()));
             return all;
         }
@@ -89,18 +91,19 @@ public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequest> 
             }
         }
         if (refused.isEmpty()) {
-            return fetch(group, version);
+            return fetch(group, request);
         }
-        OffsetFetchResponseGroup fetched = fetch(group.duplicate().setTopics(allowed), version);
+        OffsetFetchResponseGroup fetched = fetch(group.duplicate().setTopics(allowed), request);
         if (fetched.errorCode() == Errors.NONE.code()) {
             fetched.topics().addAll(refused);
         }
         return fetched;
     }
 
-    private OffsetFetchResponseGroup fetchByTopicIds(ClientInfo client, OffsetFetchRequestGroup group, short version) {
+    private OffsetFetchResponseGroup fetchByTopicIds(
+            ClientInfo client, OffsetFetchRequestGroup group, OffsetFetchRequest request) {
         if (group.topics() == null) {
-            OffsetFetchResponseGroup all = fetch(group, version);
+            OffsetFetchResponseGroup all = fetch(group, request);
             List<OffsetFetchResponseTopics> known = new ArrayList<>();
             for (OffsetFetchResponseTopics t : all.topics()) {
                 if (permissions.allowsTopic(client, AclOperation.DESCRIBE, t.name())) {
@@ -123,7 +126,7 @@ public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequest> 
                 named.add(t.duplicate().setName(topic.get().name()));
             }
         }
-        OffsetFetchResponseGroup fetched = fetch(group.duplicate().setTopics(named), version);
+        OffsetFetchResponseGroup fetched = fetch(group.duplicate().setTopics(named), request);
         if (fetched.errorCode() == Errors.NONE.code()) {
             fetched.topics().addAll(refused);
         }

@@ -6,6 +6,8 @@ import io.orderflow.broker.log.LogException;
 import io.orderflow.broker.log.PartitionLog;
 import io.orderflow.broker.log.RecordWithoutKeyException;
 import io.orderflow.broker.log.Topic;
+import io.orderflow.broker.txn.TransactionCoordinator;
+import io.orderflow.broker.txn.TransactionVerificationException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,13 +18,16 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import org.apache.kafka.common.InvalidRecordException;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.RecordBatch;
 import org.apache.kafka.common.requests.ProduceRequest;
 import org.apache.kafka.common.requests.ProduceResponse;
 
@@ -44,10 +49,17 @@ import org.apache.kafka.common.requests.ProduceResponse;
 public final class ProduceHandler implements PipelinedApiHandler<ProduceRequest> {
     private final LogDirectory logs;
     private final Permissions permissions;
+    private final TransactionCoordinator transactions;
 
+    /** Without transactions: a transactional batch is refused as belonging to no open transaction. */
     public ProduceHandler(LogDirectory logs, Permissions permissions) {
+        this(logs, permissions, null);
+    }
+
+    public ProduceHandler(LogDirectory logs, Permissions permissions, TransactionCoordinator transactions) {
         this.logs = logs;
         this.permissions = permissions;
+        this.transactions = transactions;
     }
 
     /** A partition of the request that was appended, and its answer. */
@@ -115,7 +127,14 @@ public final class ProduceHandler implements PipelinedApiHandler<ProduceRequest>
                         // Everything else about the batch (CRC, size, keys on a compacted topic, sequence) is the
                         // storage's to check: PartitionLog.append.
                         ByteBuffer buffer = records.buffer();
-                        AppendResult result = log.get().appendOfRequest(buffer);
+                        PartitionLog target = log.get();
+                        RecordBatch first = records.batches().iterator().next();
+                        AppendResult result = first.isTransactional()
+                                ? verified(
+                                        first,
+                                        new TopicPartition(topic.get().name(), partitionData.index()),
+                                        () -> target.appendOfRequest(buffer))
+                                : target.appendOfRequest(buffer);
                         partitionResponse
                                 .setBaseOffset(result.firstOffset())
                                 .setLogStartOffset(result.logStartOffset());
@@ -155,6 +174,17 @@ public final class ProduceHandler implements PipelinedApiHandler<ProduceRequest>
             awaitDurability(pending, deadline);
             return new ProduceResponse(response);
         };
+    }
+
+    /**
+     * A transactional batch is appended only inside its producer's open transaction with the partition added (KIP-890's
+     * server-side defence): a fenced producer or a late write after its transaction ended stores nothing.
+     */
+    private AppendResult verified(RecordBatch batch, TopicPartition partition, Supplier<AppendResult> append) {
+        if (transactions == null) {
+            throw new TransactionVerificationException("transactions are not served here");
+        }
+        return transactions.appendVerified(batch.producerId(), batch.producerEpoch(), partition, append);
     }
 
     /** Waits for each partition's fsync until {@code deadline} ({@link System#nanoTime()}), the request's timeout. */

@@ -88,8 +88,13 @@ import org.slf4j.LoggerFactory;
  * not swapped ({@code swapIn} discards the copy; if the segment's file was already closed, the cleaning
  * fails and the next one starts over).
  *
+ * <p><b>Transactions.</b> Only segments wholly below the first open transaction are cleaned ({@link
+ * PartitionLog#sealedSegments}). Records of aborted transactions are not mapped (an aborted value never replaces a
+ * committed one) and are removed; transaction markers are never mapped nor removed, so a consumer reading an old
+ * segment still sees each transaction end. A compacted copy keeps its original's {@link TransactionIndex}.
+ *
  * <p>Not done (Kafka does): a dirty-ratio threshold and checkpoint to skip already-clean segments, merging
- * small segments, I/O throttling, transactional batches (our append rejects them).
+ * small segments, I/O throttling, removing markers once the data they end is gone.
  */
 public final class LogCleaner {
     private static final Logger log = LoggerFactory.getLogger(LogCleaner.class);
@@ -189,7 +194,7 @@ public final class LogCleaner {
             return CleanResult.NOTHING;
         }
         long now = clock.millis();
-        Mapping mapping = map(sealed, buffers);
+        Mapping mapping = map(sealed, buffers, abortedRanges(partition, sealed));
         if (mapping.unmappedFrom() < Long.MAX_VALUE) {
             log.atWarn()
                     .addKeyValue("topic", partition.topic())
@@ -236,9 +241,38 @@ public final class LogCleaner {
      * Pass 1's output: the keys' latest offsets, the last batch of each producer, how many segments (from the
      * oldest) were reached, and the first offset whose key did not fit (or {@code Long.MAX_VALUE}).
      */
-    private record Mapping(KeyOffsetMap keys, Map<Long, Long> lastBatchOfProducer, int segments, long unmappedFrom) {}
+    private record Mapping(
+            KeyOffsetMap keys,
+            Map<Long, Long> lastBatchOfProducer,
+            int segments,
+            long unmappedFrom,
+            Map<Long, List<AbortedTxn>> aborted) {
 
-    private Mapping map(List<LogSegment> sealed, BufferSupplier buffers) {
+        /** True for a transactional data batch of an aborted transaction. */
+        boolean isAborted(RecordBatch batch) {
+            if (!batch.isTransactional() || batch.isControlBatch()) {
+                return false;
+            }
+            for (AbortedTxn t : aborted.getOrDefault(batch.producerId(), List.of())) {
+                if (batch.baseOffset() >= t.firstOffset() && batch.baseOffset() < t.lastOffset()) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /** The aborted transactions that may have data in the sealed segments, by producer. */
+    private static Map<Long, List<AbortedTxn>> abortedRanges(PartitionLog partition, List<LogSegment> sealed) {
+        Map<Long, List<AbortedTxn>> byProducer = new HashMap<>();
+        for (AbortedTxn t : partition.abortedTransactions(
+                sealed.getFirst().baseOffset(), sealed.getLast().nextOffset())) {
+            byProducer.computeIfAbsent(t.producerId(), p -> new ArrayList<>()).add(t);
+        }
+        return byProducer;
+    }
+
+    private Mapping map(List<LogSegment> sealed, BufferSupplier buffers, Map<Long, List<AbortedTxn>> aborted) {
         KeyOffsetMap keys = new KeyOffsetMap(maxKeys);
         Map<Long, Long> lastBatchOfProducer = new HashMap<>();
         int reached = 0;
@@ -252,15 +286,24 @@ public final class LogCleaner {
                     if (batch.hasProducerId()) {
                         lastBatchOfProducer.put(batch.producerId(), batch.lastOffset());
                     }
+                    if (batch.isControlBatch() || isAborted(batch, aborted)) {
+                        // A marker's key is its type, not data; an aborted record never was a value of its key.
+                        next = batch.nextOffset();
+                        continue;
+                    }
                     long unmapped = mapBatch(batch, keys, buffers);
                     if (unmapped >= 0) {
-                        return new Mapping(keys, lastBatchOfProducer, reached, unmapped);
+                        return new Mapping(keys, lastBatchOfProducer, reached, unmapped, aborted);
                     }
                     next = batch.nextOffset();
                 }
             }
         }
-        return new Mapping(keys, lastBatchOfProducer, reached, Long.MAX_VALUE);
+        return new Mapping(keys, lastBatchOfProducer, reached, Long.MAX_VALUE, aborted);
+    }
+
+    private static boolean isAborted(RecordBatch batch, Map<Long, List<AbortedTxn>> aborted) {
+        return new Mapping(null, Map.of(), 0, 0, aborted).isAborted(batch);
     }
 
     /** Puts the batch's keys in the map; returns the offset of the first key that did not fit, or -1. */
@@ -323,6 +366,7 @@ public final class LogCleaner {
                 cleaned.deleteFiles();
                 return null;
             }
+            cleaned.txnIndex().copyFrom(segment.txnIndex());
             return cleaned;
         } catch (RuntimeException e) {
             try {
@@ -381,6 +425,9 @@ public final class LogCleaner {
 
         @Override
         protected BatchRetentionResult checkBatchRetention(RecordBatch batch) {
+            if (batch.isControlBatch()) {
+                return KEEP_IF_EMPTY; // markers stay: consumers reading past them rely on them
+            }
             boolean producersLast = batch.hasProducerId()
                     && mapping.lastBatchOfProducer().getOrDefault(batch.producerId(), -1L) == batch.lastOffset();
             return producersLast ? KEEP_IF_EMPTY : DROP_IF_EMPTY;
@@ -388,6 +435,12 @@ public final class LogCleaner {
 
         @Override
         protected boolean shouldRetainRecord(RecordBatch batch, Record record) {
+            if (batch.isControlBatch()) {
+                return true;
+            }
+            if (mapping.isAborted(batch)) {
+                return false; // no consumer of committed data reads it, and its keys' values are elsewhere
+            }
             if (!record.hasKey() || record.offset() >= mapping.unmappedFrom()) {
                 return true;
             }

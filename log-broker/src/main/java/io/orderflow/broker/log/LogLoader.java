@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.apache.kafka.common.record.internal.ControlRecordType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,7 +26,9 @@ import org.slf4j.LoggerFactory;
  *       fsynced when they are rolled), is validated batch by batch, truncated at the first invalid batch and
  *       its indexes rebuilt; segments with indexes pointing past their data are rebuilt too.
  *   <li>Loads the log start offset checkpoint and the latest producer-state snapshot at or below the log end,
- *       and replays the batches after the snapshot into the producer state.
+ *       and replays the batches after the snapshot into the producer state: data batches update the producers'
+ *       sequences and open their transactions, transaction markers close them, and the aborted transactions of
+ *       the replayed range are rebuilt into the segments' {@link TransactionIndex}es.
  * </ol>
  */
 final class LogLoader {
@@ -80,9 +83,11 @@ final class LogLoader {
             if (replayFrom < logEnd) {
                 for (LogSegment segment : segments.values()) {
                     if (segment.nextOffset() > replayFrom) {
-                        segment.forEachBatch(h -> {
+                        // The aborted transactions of the replayed range are rebuilt from their markers.
+                        segment.txnIndex().truncateFrom(replayFrom);
+                        segment.forEachBatchAt((h, position) -> {
                             if (h.baseOffset() >= replayFrom) {
-                                producers.replay(h);
+                                replay(segment, h, position, producers);
                             }
                         });
                     }
@@ -104,6 +109,24 @@ final class LogLoader {
         }
     }
 
+    private static void replay(LogSegment segment, BatchHeader h, int position, ProducerStateTable producers) {
+        if (!h.isControl()) {
+            producers.replay(h);
+            return;
+        }
+        if (!h.hasProducerId()) {
+            return;
+        }
+        ControlRecordType type = TransactionMarker.typeOf(segment.readBatch(position, h));
+        if (type != ControlRecordType.COMMIT && type != ControlRecordType.ABORT) {
+            return;
+        }
+        long first = producers.replayMarker(h.producerId(), h.producerEpoch(), h.maxTimestamp());
+        if (type == ControlRecordType.ABORT && first >= 0) {
+            segment.txnIndex().append(new AbortedTxn(h.producerId(), first, h.baseOffset()));
+        }
+    }
+
     /** Completes committed compaction swaps and removes leftovers; returns the base offsets swapped in. */
     private static TreeSet<Long> finishSwaps(Path dir) throws IOException {
         TreeSet<Long> swapped = new TreeSet<>();
@@ -122,6 +145,14 @@ final class LogLoader {
                     Files.deleteIfExists(dir.resolve(LogSegment.fileName(base, s)));
                 }
                 Files.move(p, dir.resolve(LogSegment.fileName(base, LogSegment.LOG_SUFFIX)));
+                // The cleaned copy carries its original's aborted transactions, which the data alone cannot rebuild.
+                Path txnSwap = dir.resolve(LogSegment.fileName(base, TransactionIndex.SUFFIX) + ".swap");
+                if (Files.exists(txnSwap)) {
+                    Files.move(
+                            txnSwap,
+                            dir.resolve(LogSegment.fileName(base, TransactionIndex.SUFFIX)),
+                            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                }
                 swapped.add(base);
             }
         }

@@ -50,6 +50,7 @@ final class LogSegment implements Closeable {
     private final FileChannel channel;
     private final OffsetIndex offsetIndex;
     private final TimeIndex timeIndex;
+    private final TransactionIndex txnIndex;
     private Path logPath;
 
     private volatile int size;
@@ -83,6 +84,8 @@ final class LogSegment implements Closeable {
         this.offsetIndex = new OffsetIndex(files, dir.resolve(fileName(baseOffset, INDEX_SUFFIX) + suffix), baseOffset);
         this.timeIndex =
                 new TimeIndex(files, dir.resolve(fileName(baseOffset, TIME_INDEX_SUFFIX) + suffix), baseOffset);
+        this.txnIndex =
+                TransactionIndex.open(files, dir.resolve(fileName(baseOffset, TransactionIndex.SUFFIX) + suffix));
         this.nextOffset = baseOffset;
     }
 
@@ -342,6 +345,11 @@ final class LogSegment implements Closeable {
 
     /** Calls {@code action} with the header of every batch, in order. */
     void forEachBatch(Consumer<BatchHeader> action) {
+        forEachBatchAt((h, position) -> action.accept(h));
+    }
+
+    /** Calls {@code action} with the header and file position of every batch, in order. */
+    void forEachBatchAt(java.util.function.ObjIntConsumer<BatchHeader> action) {
         int end = size;
         int position = 0;
         ByteBuffer header = ByteBuffer.allocate(BatchHeader.SIZE);
@@ -350,9 +358,21 @@ final class LogSegment implements Closeable {
             if (h == null) {
                 return;
             }
-            action.accept(h);
+            action.accept(h, position);
             position += h.sizeInBytes();
         }
+    }
+
+    /** The whole batch at {@code position}, described by {@code header}; for reading a transaction marker. */
+    ByteBuffer readBatch(int position, BatchHeader header) {
+        ByteBuffer buf = ByteBuffer.allocate(header.sizeInBytes());
+        readFully(buf, position);
+        return buf.flip();
+    }
+
+    /** The aborted transactions whose marker is in this segment. */
+    TransactionIndex txnIndex() {
+        return txnIndex;
     }
 
     /**
@@ -498,6 +518,7 @@ final class LogSegment implements Closeable {
         flushData();
         offsetIndex.flush();
         timeIndex.flush();
+        txnIndex.flush();
     }
 
     /**
@@ -533,6 +554,7 @@ final class LogSegment implements Closeable {
         }
         offsetIndex.renameTo(dir.resolve(fileName(baseOffset, INDEX_SUFFIX) + newSuffix));
         timeIndex.renameTo(dir.resolve(fileName(baseOffset, TIME_INDEX_SUFFIX) + newSuffix));
+        txnIndex.renameTo(dir.resolve(fileName(baseOffset, TransactionIndex.SUFFIX) + newSuffix));
     }
 
     /** Closes and removes all three files. */
@@ -540,6 +562,7 @@ final class LogSegment implements Closeable {
         close();
         offsetIndex.deleteFile();
         timeIndex.deleteFile();
+        txnIndex.deleteFile();
         try {
             Files.deleteIfExists(logPath);
         } catch (IOException e) {
@@ -558,6 +581,7 @@ final class LogSegment implements Closeable {
         } finally {
             offsetIndex.close();
             timeIndex.close();
+            txnIndex.close();
         }
     }
 

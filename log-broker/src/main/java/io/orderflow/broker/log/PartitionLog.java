@@ -69,6 +69,11 @@ public final class PartitionLog implements Closeable {
     private volatile LogConfig config;
     private volatile long logStartOffset;
     private volatile long logEndOffset;
+    /** The first offset of the oldest open transaction, -1 when none is open; see {@link #lastStableOffset()}. */
+    private volatile long firstUnstableOffset;
+    /** True once any segment holds an aborted transaction: until then a read_committed read skips the search. */
+    private volatile boolean anyAborted;
+
     private final java.util.concurrent.atomic.AtomicLong flushCount = new java.util.concurrent.atomic.AtomicLong();
     private long unflushedMessages;
     private long lastFlushMs;
@@ -94,6 +99,8 @@ public final class PartitionLog implements Closeable {
         this.logStartOffset = loaded.logStartOffset();
         this.logEndOffset = segments.lastEntry().getValue().nextOffset();
         this.recoveredCleanly = loaded.wasClean();
+        this.firstUnstableOffset = producers.firstUnstableOffset();
+        this.anyAborted = segments.values().stream().anyMatch(s -> !s.txnIndex().isEmpty());
         this.lastFlushMs = clock.millis();
         this.waiters = new HighWatermarkWaiters(logEndOffset);
         this.groupCommit = new GroupCommit(
@@ -164,7 +171,16 @@ public final class PartitionLog implements Closeable {
      * (acks=0/1 do not): nothing becomes visible to consumers before it is on disk.
      */
     public AppendResult append(ByteBuffer records) {
-        return append(records, true);
+        return append(records, true, false);
+    }
+
+    /**
+     * A coordinator's own write on behalf of producers (the group coordinator's transactional offsets): checked as
+     * {@link #append(ByteBuffer)} checks, except that a batch's producer sequence is not (Kafka's coordinator writes
+     * carry none); its epoch is, and a transactional batch opens the producer's transaction here.
+     */
+    public AppendResult appendAsCoordinator(ByteBuffer records) {
+        return append(records, true, true);
     }
 
     /**
@@ -173,17 +189,17 @@ public final class PartitionLog implements Closeable {
      * partition's fsync would make it readable a round before the others.
      */
     public AppendResult appendOfRequest(ByteBuffer records) {
-        return append(records, false);
+        return append(records, false, false);
     }
 
-    private AppendResult append(ByteBuffer records, boolean startSync) {
+    private AppendResult append(ByteBuffer records, boolean startSync, boolean coordinator) {
         ByteBuffer buf = records.slice();
         List<BatchHeader> headers = checkedHeaders(buf);
         lock.lock();
         try {
             ensureOpen();
             long next = logEndOffset;
-            ProducerAppend producerAppend = producers.prepare();
+            ProducerAppend producerAppend = coordinator ? producers.prepareCoordinatorWrite() : producers.prepare();
             List<BatchHeader> assigned = new ArrayList<>(headers.size());
             int position = 0;
             long recordCount = 0;
@@ -208,20 +224,88 @@ public final class PartitionLog implements Closeable {
             maybeRoll(buf.remaining(), next);
             segments.lastEntry().getValue().append(buf, assigned);
             producerAppend.commit();
+            firstUnstableOffset = producers.firstUnstableOffset();
             long firstOffset = logEndOffset;
-            logEndOffset = next;
-            unflushedMessages += recordCount;
-            FlushPolicy policy = config.flushPolicy();
-            if (!policy.syncsEveryAppend()) {
-                waiters.advanceTo(next);
-            }
-            if (policy.syncsEveryAppend() ? startSync : policy.messages() <= unflushedMessages) {
-                groupCommit.awaitDurable(next);
-            }
+            advanceLogEnd(next, recordCount, startSync);
             return new AppendResult(firstOffset, next - 1, logStartOffset, false);
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Publishes an append that ends at {@code next} and starts its fsync as the policy says. Caller holds the lock. */
+    private void advanceLogEnd(long next, long recordCount, boolean startSync) {
+        logEndOffset = next;
+        unflushedMessages += recordCount;
+        FlushPolicy policy = config.flushPolicy();
+        if (!policy.syncsEveryAppend()) {
+            waiters.advanceTo(next);
+        }
+        if (policy.syncsEveryAppend() ? startSync : policy.messages() <= unflushedMessages) {
+            groupCommit.awaitDurable(next);
+        }
+    }
+
+    /**
+     * Writes the marker that ends producer {@code producerId}'s transaction here (COMMIT or ABORT), as the transaction
+     * coordinator does for every partition of a transaction. An abort that closes an open transaction is recorded
+     * in the active segment's {@link TransactionIndex}; either marker moves the last stable offset past the
+     * transaction. A marker for a producer with nothing open is written all the same (a coordinator completing a
+     * transaction again after a restart): consumers ignore it. Not yet durable: see {@link #awaitDurable}.
+     *
+     * @return the marker's offset
+     * @throws InvalidProducerEpochException when {@code epoch} is older than the producer's epoch here
+     */
+    public long appendMarker(long producerId, short epoch, boolean commit, int coordinatorEpoch) {
+        lock.lock();
+        try {
+            ensureOpen();
+            long offset = logEndOffset;
+            producers.checkMarker(producerId, epoch, offset);
+            long now = clock.millis();
+            ByteBuffer buf = TransactionMarker.batch(producerId, epoch, commit, coordinatorEpoch, now);
+            buf.putLong(0, offset);
+            BatchHeader header = BatchHeader.read(buf, 0);
+            maybeRoll(buf.remaining(), header.nextOffset());
+            LogSegment active = segments.lastEntry().getValue();
+            active.append(buf, List.of(header));
+            long first = producers.replayMarker(producerId, epoch, now);
+            if (!commit && first >= 0) {
+                active.txnIndex().append(new AbortedTxn(producerId, first, offset));
+                anyAborted = true;
+            }
+            firstUnstableOffset = producers.firstUnstableOffset();
+            advanceLogEnd(header.nextOffset(), 1, true);
+            return offset;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The end of what a {@code read_committed} consumer may read: the first offset of the oldest transaction still
+     * open here, or the high watermark when none is (never below the log start).
+     */
+    public long lastStableOffset() {
+        long hw = highWatermark();
+        long unstable = firstUnstableOffset;
+        return unstable < 0 ? hw : Math.max(logStartOffset, Math.min(unstable, hw));
+    }
+
+    /**
+     * The aborted transactions a consumer reading from {@code from} up to {@code upTo} must know of: those whose
+     * marker is at or after {@code from} and whose first record is before {@code upTo}, in marker order.
+     */
+    public List<AbortedTxn> abortedTransactions(long from, long upTo) {
+        if (!anyAborted) {
+            return List.of();
+        }
+        List<AbortedTxn> out = new ArrayList<>();
+        Long startKey = segments.floorKey(from);
+        for (LogSegment segment : (startKey == null ? segments : segments.tailMap(startKey, true)).values()) {
+            out.addAll(segment.txnIndex().overlapping(from, upTo));
+        }
+        return out;
     }
 
     private List<BatchHeader> checkedHeaders(ByteBuffer buf) {
@@ -237,8 +321,9 @@ public final class PartitionLog implements Closeable {
             if (h.sizeInBytes() > config.maxMessageBytes()) {
                 throw new RecordBatchTooLargeException(name, h.sizeInBytes(), config.maxMessageBytes());
             }
-            if (h.isTransactional() || h.isControl()) {
-                throw new InvalidRecordBatchException(name, "transactional and control batches are not supported");
+            if (h.isControl()) {
+                throw new InvalidRecordBatchException(
+                        name, "a control batch is written by the transaction coordinator, not by producers");
             }
             if (h.compressionId() > BatchHeader.MAX_COMPRESSION_ID) {
                 // The CRC holds, so the client built it so; a consumer could not decompress it.
@@ -391,13 +476,26 @@ public final class PartitionLog implements Closeable {
      * further than the high watermark (or the log end when {@code uptoLogEnd}).
      */
     public LogReadResult read(long offset, int maxBytes, boolean uptoLogEnd) {
+        return read(offset, maxBytes, uptoLogEnd, false);
+    }
+
+    /**
+     * As {@link #read(long, int, boolean)} for a {@code read_committed} consumer: no further than the last stable
+     * offset, with the aborted transactions the batches returned may belong to.
+     */
+    public LogReadResult readCommitted(long offset, int maxBytes) {
+        return read(offset, maxBytes, false, true);
+    }
+
+    private LogReadResult read(long offset, int maxBytes, boolean uptoLogEnd, boolean committed) {
         long start = logStartOffset;
         long end = logEndOffset;
         long hw = highWatermark();
+        long lso = lastStableOffset();
         if (offset < start || offset > end) {
             throw new OffsetOutOfRangeException(name, offset, start, end);
         }
-        long limit = uptoLogEnd ? end : hw;
+        long limit = uptoLogEnd ? end : committed ? lso : hw;
         FileRegion region = FileRegion.EMPTY;
         if (offset < limit) {
             Map.Entry<Long, LogSegment> entry = segments.floorEntry(offset);
@@ -406,7 +504,8 @@ public final class PartitionLog implements Closeable {
                 entry = segments.higherEntry(entry.getKey());
             }
         }
-        return new LogReadResult(region, hw, start, end);
+        List<AbortedTxn> aborted = committed && !region.isEmpty() ? abortedTransactions(offset, limit) : List.of();
+        return new LogReadResult(region, hw, lso, start, end, aborted);
     }
 
     public long logStartOffset() {
@@ -572,10 +671,17 @@ public final class PartitionLog implements Closeable {
                 .log("Removed a segment");
     }
 
-    /** The sealed segments, oldest first: what the cleaner may compact. */
+    /**
+     * The sealed segments, oldest first, that lie wholly below the first open transaction: what the cleaner may
+     * compact (whether an open transaction's records stay is not known until its marker).
+     */
     List<LogSegment> sealedSegments() {
         List<LogSegment> sealed = new ArrayList<>(segments.values());
         sealed.removeLast();
+        long unstable = firstUnstableOffset;
+        if (unstable >= 0) {
+            sealed.removeIf(s -> s.nextOffset() > unstable);
+        }
         return sealed;
     }
 

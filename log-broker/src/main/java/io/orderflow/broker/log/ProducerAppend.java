@@ -26,6 +26,10 @@ import java.util.Map;
  *       append, none of the append's batches is sequence-checked, only their epochs. We keep that.
  * </ol>
  *
+ * <p>A transactional batch opens the producer's transaction here if none is open (its offset becomes the
+ * transaction's first, which holds the last stable offset back until a marker closes it); a non-transactional batch
+ * while one is open is refused ({@link InvalidTxnStateException}), as in Kafka.
+ *
  * Violations of 3 and 4 throw {@link OutOfOrderSequenceException}. A batch with a producer id and a negative
  * base sequence is malformed ({@link InvalidRecordBatchException}, as Kafka's {@code LogValidator} does).
  * After a throw this object is spent: {@link #commit} refuses, and the caller writes nothing.
@@ -36,14 +40,17 @@ import java.util.Map;
 final class ProducerAppend {
     private final ProducerStateTable table;
     private final long preparedAtVersion;
+    /** A coordinator's own transactional write: no sequences (Kafka's {@code AppendOrigin.COORDINATOR}). */
+    private final boolean coordinator;
     /** Producers this append touched: their entry as it will be after the append. */
     private final Map<Long, ProducerEntry> updated = new HashMap<>(4);
 
     private boolean spent;
 
-    ProducerAppend(ProducerStateTable table, long preparedAtVersion) {
+    ProducerAppend(ProducerStateTable table, long preparedAtVersion, boolean coordinator) {
         this.table = table;
         this.preparedAtVersion = preparedAtVersion;
+        this.coordinator = coordinator;
     }
 
     /**
@@ -59,9 +66,17 @@ final class ProducerAppend {
     BatchMetadata check(BatchHeader batch) {
         ensureUsable();
         if (!batch.hasProducerId()) {
+            if (batch.isTransactional()) {
+                spent = true;
+                throw new InvalidRecordBatchException(
+                        table.partitionName(), "a transactional batch must carry a producer id");
+            }
             return null;
         }
         long producerId = batch.producerId();
+        if (coordinator) {
+            return checkCoordinatorWrite(batch);
+        }
         if (batch.baseSequence() < 0) {
             spent = true;
             throw new InvalidRecordBatchException(
@@ -97,9 +112,41 @@ final class ProducerAppend {
             }
         }
         BatchMetadata metadata = BatchMetadata.of(batch);
-        updated.put(
-                producerId,
-                current == null ? ProducerEntry.first(producerId, epoch, metadata) : current.with(epoch, metadata));
+        ProducerEntry next =
+                current == null ? ProducerEntry.first(producerId, epoch, metadata) : current.with(epoch, metadata);
+        if (batch.isTransactional()) {
+            next = next.openingTransactionAt(batch.baseOffset());
+        } else if (current != null && current.inTransaction()) {
+            spent = true;
+            throw new InvalidTxnStateException(
+                    table.partitionName(),
+                    "producer " + producerId + " sent a non-transactional batch while its transaction from offset "
+                            + current.txnFirstOffset() + " is open");
+        }
+        updated.put(producerId, next);
+        return null;
+    }
+
+    /**
+     * A group coordinator's transactional offsets, written for a producer: its epoch is checked (a fenced producer's
+     * offsets are refused) and its transaction opened, but there are no sequences to check.
+     */
+    private BatchMetadata checkCoordinatorWrite(BatchHeader batch) {
+        long producerId = batch.producerId();
+        ProducerEntry current = updated.getOrDefault(producerId, table.committedEntry(producerId));
+        short epoch = batch.producerEpoch();
+        if (current != null && epoch < current.epoch()) {
+            spent = true;
+            throw new InvalidProducerEpochException(
+                    table.partitionName(), producerId, epoch, current.epoch(), batch.baseOffset());
+        }
+        ProducerEntry next = current == null
+                ? new ProducerEntry(producerId, epoch, batch.maxTimestamp(), java.util.List.of())
+                : current.epoch() == epoch
+                        ? current
+                        : new ProducerEntry(
+                                producerId, epoch, batch.maxTimestamp(), java.util.List.of(), current.txnFirstOffset());
+        updated.put(producerId, batch.isTransactional() ? next.openingTransactionAt(batch.baseOffset()) : next);
         return null;
     }
 

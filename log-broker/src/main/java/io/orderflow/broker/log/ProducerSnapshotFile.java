@@ -22,13 +22,14 @@ import java.util.zip.CRC32C;
  * written), so recovery replays only the log after it.
  *
  * <pre>
- * version      int16   1
+ * version      int16   2 (1: without txnFirstOffset)
  * offset       int64   the offset in the file name, repeated so a renamed or copied file is caught
  * entryCount   int32
  * entryCount times:
  *   producerId     int64
  *   epoch          int16
  *   lastTimestamp  int64
+ *   txnFirstOffset int64   the first offset of the producer's open transaction, -1 when none (version 2)
  *   batchCount     int8    0..5, oldest first:
  *     firstSequence int32 | lastSequence int32 | firstOffset int64 | lastOffset int64 | maxTimestamp int64
  * crc          uint32  CRC-32C of every byte before it
@@ -46,10 +47,11 @@ import java.util.zip.CRC32C;
  */
 final class ProducerSnapshotFile {
     static final String SUFFIX = ".snapshot";
-    static final short VERSION = 1;
+    static final short VERSION = 2;
+    private static final short VERSION_WITHOUT_TRANSACTIONS = 1;
 
     private static final int HEADER_SIZE = 2 + 8 + 4;
-    private static final int ENTRY_HEADER_SIZE = 8 + 2 + 8 + 1;
+    private static final int ENTRY_HEADER_SIZE = 8 + 2 + 8 + 8 + 1;
     private static final int BATCH_SIZE = 4 + 4 + 8 + 8 + 8;
     private static final int CRC_SIZE = 4;
 
@@ -126,7 +128,10 @@ final class ProducerSnapshotFile {
         ByteBuffer buf = ByteBuffer.allocate(size);
         buf.putShort(VERSION).putLong(offset).putInt(entries.size());
         for (ProducerEntry e : entries) {
-            buf.putLong(e.producerId()).putShort(e.epoch()).putLong(e.lastTimestamp());
+            buf.putLong(e.producerId())
+                    .putShort(e.epoch())
+                    .putLong(e.lastTimestamp())
+                    .putLong(e.txnFirstOffset());
             buf.put((byte) e.batches().size());
             for (BatchMetadata b : e.batches()) {
                 buf.putInt(b.firstSequence())
@@ -148,8 +153,9 @@ final class ProducerSnapshotFile {
             throw new CorruptSnapshotException("only " + length + " bytes, shorter than an empty snapshot");
         }
         short version = buf.getShort(0);
-        if (version != VERSION) {
-            throw new CorruptSnapshotException("unknown version " + version + ", only " + VERSION + " is read");
+        if (version != VERSION && version != VERSION_WITHOUT_TRANSACTIONS) {
+            throw new CorruptSnapshotException("unknown version " + version + ", only " + VERSION_WITHOUT_TRANSACTIONS
+                    + " and " + VERSION + " are read");
         }
         int stored = buf.getInt(length - CRC_SIZE);
         int computed = crc(buf, length - CRC_SIZE);
@@ -165,13 +171,14 @@ final class ProducerSnapshotFile {
                 throw new CorruptSnapshotException("holds the state at offset " + writtenAt + ", named for " + offset);
             }
             int count = buf.getInt();
-            if (count < 0 || (long) count * ENTRY_HEADER_SIZE > buf.remaining()) {
+            int entryHeaderSize = version == VERSION_WITHOUT_TRANSACTIONS ? ENTRY_HEADER_SIZE - 8 : ENTRY_HEADER_SIZE;
+            if (count < 0 || (long) count * entryHeaderSize > buf.remaining()) {
                 throw new CorruptSnapshotException("entry count " + count + " does not fit the file");
             }
             List<ProducerEntry> entries = new ArrayList<>(count);
             Set<Long> producerIds = new HashSet<>();
             for (int i = 0; i < count; i++) {
-                ProducerEntry entry = decodeEntry(buf);
+                ProducerEntry entry = decodeEntry(buf, version);
                 if (!producerIds.add(entry.producerId())) {
                     throw new CorruptSnapshotException("producer " + entry.producerId() + " appears twice");
                 }
@@ -186,10 +193,11 @@ final class ProducerSnapshotFile {
         }
     }
 
-    private static ProducerEntry decodeEntry(ByteBuffer buf) throws CorruptSnapshotException {
+    private static ProducerEntry decodeEntry(ByteBuffer buf, short version) throws CorruptSnapshotException {
         long producerId = buf.getLong();
         short epoch = buf.getShort();
         long lastTimestamp = buf.getLong();
+        long txnFirstOffset = version == VERSION_WITHOUT_TRANSACTIONS ? ProducerEntry.NO_TRANSACTION : buf.getLong();
         int batchCount = buf.get();
         if (producerId < 0 || batchCount < 0 || batchCount > ProducerEntry.BATCHES_RETAINED) {
             throw new CorruptSnapshotException("producer " + producerId + " with " + batchCount + " batches");
@@ -198,7 +206,10 @@ final class ProducerSnapshotFile {
         for (int j = 0; j < batchCount; j++) {
             batches.add(new BatchMetadata(buf.getInt(), buf.getInt(), buf.getLong(), buf.getLong(), buf.getLong()));
         }
-        return new ProducerEntry(producerId, epoch, lastTimestamp, batches);
+        if (txnFirstOffset < ProducerEntry.NO_TRANSACTION) {
+            throw new CorruptSnapshotException("producer " + producerId + " with transaction at " + txnFirstOffset);
+        }
+        return new ProducerEntry(producerId, epoch, lastTimestamp, batches, txnFirstOffset);
     }
 
     private static int crc(ByteBuffer buf, int end) {

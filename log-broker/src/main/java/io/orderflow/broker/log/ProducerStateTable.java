@@ -52,6 +52,8 @@ final class ProducerStateTable {
 
     private final String partitionName;
     private final Map<Long, ProducerEntry> producers = new HashMap<>();
+    /** The producers with a transaction open here, by the first offset of that transaction. */
+    private final TreeMap<Long, Long> openTransactions = new TreeMap<>();
     /** Bumped on every change, so that a {@link ProducerAppend} can tell the table moved under it. */
     private long version;
 
@@ -66,7 +68,12 @@ final class ProducerStateTable {
 
     /** Begins checking one append; see {@link ProducerAppend}. */
     ProducerAppend prepare() {
-        return new ProducerAppend(this, version);
+        return new ProducerAppend(this, version, false);
+    }
+
+    /** Begins checking a coordinator's own write for producers: epochs and transactions, no sequences. */
+    ProducerAppend prepareCoordinatorWrite() {
+        return new ProducerAppend(this, version, true);
     }
 
     Optional<ProducerEntry> entry(long producerId) {
@@ -93,7 +100,9 @@ final class ProducerStateTable {
     int removeExpired(long nowMs, long expirationMs) {
         int removed = 0;
         for (Iterator<ProducerEntry> it = producers.values().iterator(); it.hasNext(); ) {
-            if (nowMs - it.next().lastTimestamp() >= expirationMs) {
+            ProducerEntry entry = it.next();
+            // A producer with a transaction open stays until its marker: it holds the last stable offset back.
+            if (!entry.inTransaction() && nowMs - entry.lastTimestamp() >= expirationMs) {
                 it.remove();
                 removed++;
             }
@@ -106,26 +115,69 @@ final class ProducerStateTable {
 
     void clear() {
         producers.clear();
+        openTransactions.clear();
         version++;
     }
 
     /**
-     * Applies a batch already in the log, without checks, for recovery. Its header must carry the offsets it
-     * is stored at. Batches without a producer id are ignored.
+     * The offset of the first record of the oldest transaction still open here, or -1 when none is: the last stable
+     * offset is at most this.
+     */
+    long firstUnstableOffset() {
+        return openTransactions.isEmpty() ? -1 : openTransactions.firstKey();
+    }
+
+    /**
+     * Applies a data batch already in the log, without checks, for recovery. Its header must carry the offsets it
+     * is stored at. Batches without a producer id are ignored; markers go to {@link #replayMarker}.
      */
     void replay(BatchHeader batch) {
-        if (!batch.hasProducerId()) {
+        if (!batch.hasProducerId() || batch.isControl()) {
             return;
         }
         long producerId = batch.producerId();
         BatchMetadata metadata = BatchMetadata.of(batch);
         ProducerEntry current = producers.get(producerId);
-        producers.put(
-                producerId,
-                current == null
-                        ? ProducerEntry.first(producerId, batch.producerEpoch(), metadata)
-                        : current.with(batch.producerEpoch(), metadata));
+        ProducerEntry next = current == null
+                ? ProducerEntry.first(producerId, batch.producerEpoch(), metadata)
+                : current.with(batch.producerEpoch(), metadata);
+        put(batch.isTransactional() ? next.openingTransactionAt(batch.baseOffset()) : next);
         version++;
+    }
+
+    /**
+     * Closes the producer's open transaction with a marker written at {@code markerOffset} (in a live append, after
+     * {@link #checkMarker}; in recovery, as the log holds it).
+     *
+     * @return the first offset of the transaction it closed, or -1 when none was open (a repeated marker)
+     */
+    long replayMarker(long producerId, short markerEpoch, long timestamp) {
+        ProducerEntry current = producers.get(producerId);
+        long first = current == null ? ProducerEntry.NO_TRANSACTION : current.txnFirstOffset();
+        put(
+                current == null
+                        ? new ProducerEntry(producerId, markerEpoch, timestamp, List.of())
+                        : current.afterMarker((short) Math.max(markerEpoch, current.epoch()), timestamp));
+        version++;
+        return first;
+    }
+
+    /** Refuses a marker from an epoch older than the producer's: the coordinator that sent it was fenced. */
+    void checkMarker(long producerId, short markerEpoch, long offset) {
+        ProducerEntry current = producers.get(producerId);
+        if (current != null && markerEpoch < current.epoch()) {
+            throw new InvalidProducerEpochException(partitionName, producerId, markerEpoch, current.epoch(), offset);
+        }
+    }
+
+    private void put(ProducerEntry entry) {
+        ProducerEntry old = producers.put(entry.producerId(), entry);
+        if (old != null && old.inTransaction() && old.txnFirstOffset() != entry.txnFirstOffset()) {
+            openTransactions.remove(old.txnFirstOffset());
+        }
+        if (entry.inTransaction()) {
+            openTransactions.put(entry.txnFirstOffset(), entry.producerId());
+        }
     }
 
     /**
@@ -184,9 +236,9 @@ final class ProducerStateTable {
             if (deletedAny) {
                 files.syncDirectory(partitionDir);
             }
-            producers.clear();
+            clear();
             for (ProducerEntry entry : loaded) {
-                producers.put(entry.producerId(), entry);
+                put(entry);
             }
             version++;
             return loadedOffset;
@@ -227,7 +279,7 @@ final class ProducerStateTable {
     /** Swaps in the entries an append produced; for {@link ProducerAppend#commit()}. */
     void apply(Collection<ProducerEntry> updated) {
         for (ProducerEntry entry : updated) {
-            producers.put(entry.producerId(), entry);
+            put(entry);
         }
         version++;
     }

@@ -2,6 +2,8 @@ package io.orderflow.broker.server;
 
 import io.orderflow.broker.group.GroupCoordinator;
 import io.orderflow.broker.group.GroupStore;
+import io.orderflow.broker.handler.AddOffsetsToTxnHandler;
+import io.orderflow.broker.handler.AddPartitionsToTxnHandler;
 import io.orderflow.broker.handler.AlterClientQuotasHandler;
 import io.orderflow.broker.handler.AlterUserScramCredentialsHandler;
 import io.orderflow.broker.handler.ApiVersionsHandler;
@@ -18,7 +20,9 @@ import io.orderflow.broker.handler.DescribeClientQuotasHandler;
 import io.orderflow.broker.handler.DescribeClusterHandler;
 import io.orderflow.broker.handler.DescribeConfigsHandler;
 import io.orderflow.broker.handler.DescribeGroupsHandler;
+import io.orderflow.broker.handler.DescribeTransactionsHandler;
 import io.orderflow.broker.handler.DescribeUserScramCredentialsHandler;
+import io.orderflow.broker.handler.EndTxnHandler;
 import io.orderflow.broker.handler.FetchHandler;
 import io.orderflow.broker.handler.FindCoordinatorHandler;
 import io.orderflow.broker.handler.HeartbeatHandler;
@@ -28,6 +32,7 @@ import io.orderflow.broker.handler.JoinGroupHandler;
 import io.orderflow.broker.handler.LeaveGroupHandler;
 import io.orderflow.broker.handler.ListGroupsHandler;
 import io.orderflow.broker.handler.ListOffsetsHandler;
+import io.orderflow.broker.handler.ListTransactionsHandler;
 import io.orderflow.broker.handler.MetadataHandler;
 import io.orderflow.broker.handler.OffsetCommitHandler;
 import io.orderflow.broker.handler.OffsetDeleteHandler;
@@ -39,6 +44,7 @@ import io.orderflow.broker.handler.RequestFaults;
 import io.orderflow.broker.handler.SaslAuthenticateHandler;
 import io.orderflow.broker.handler.SaslHandshakeHandler;
 import io.orderflow.broker.handler.SyncGroupHandler;
+import io.orderflow.broker.handler.TxnOffsetCommitHandler;
 import io.orderflow.broker.log.DataDirectoryLock;
 import io.orderflow.broker.log.LogCleaner;
 import io.orderflow.broker.log.LogDirectory;
@@ -59,6 +65,8 @@ import io.orderflow.broker.security.Logins;
 import io.orderflow.broker.security.PlainServerExchange;
 import io.orderflow.broker.security.ScramCredential;
 import io.orderflow.broker.security.ScramMechanism;
+import io.orderflow.broker.txn.TransactionCoordinator;
+import io.orderflow.broker.txn.TransactionLog;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -133,6 +141,8 @@ public final class Broker implements Closeable {
     private final RequestDispatcher dispatcher;
     private final PartitionLog offsetsLog;
     private final GroupCoordinator groups;
+    private final PartitionLog transactionStateLog;
+    private final TransactionCoordinator transactions;
     private final RequestMetrics requestMetrics = new RequestMetrics();
     private final RequestFaults requestFaults;
     private final MetricsServer metrics;
@@ -186,6 +196,20 @@ public final class Broker implements Closeable {
                     "group coordinator",
                     new GroupCoordinator(offsetsLog, config.groups(), clock),
                     GroupCoordinator::close);
+            step("open the transaction log");
+            this.transactionStateLog = opened(
+                    "transaction log",
+                    TransactionLog.openLog(config.dataDir(), clock, LogFiles.real(), flusher),
+                    PartitionLog::close);
+            step("load the transactions");
+            this.transactions = new TransactionCoordinator(
+                    new TransactionLog(transactionStateLog, clock),
+                    logs,
+                    groups,
+                    producerIds,
+                    clock,
+                    TransactionCoordinator.DEFAULT_MAX_TIMEOUT_MS);
+            transactions.start();
             logRecovery(System.nanoTime() - startedNanos);
 
             Path securityDir = config.dataDir().resolve("security");
@@ -248,6 +272,7 @@ public final class Broker implements Closeable {
                     logs,
                     producerIds,
                     groups,
+                    transactions,
                     requestMetrics,
                     requestFaults,
                     credentials,
@@ -424,6 +449,7 @@ public final class Broker implements Closeable {
             LogDirectory logs,
             ProducerIds producerIds,
             GroupCoordinator groups,
+            TransactionCoordinator transactions,
             RequestMetrics requestMetrics,
             RequestFaults requestFaults,
             CredentialStore credentials,
@@ -459,10 +485,23 @@ public final class Broker implements Closeable {
                         ApiKeys.METADATA,
                         13,
                         new MetadataHandler(node, logs, config.autoCreateTopics(), config.numPartitions(), permissions))
-                .register(ApiKeys.PRODUCE, 13, new ProduceHandler(logs, permissions))
+                .register(ApiKeys.PRODUCE, 13, new ProduceHandler(logs, permissions, transactions))
                 .register(ApiKeys.FETCH, 18, new FetchHandler(logs, permissions, quotas))
                 .register(ApiKeys.LIST_OFFSETS, 7, new ListOffsetsHandler(logs, permissions))
-                .register(ApiKeys.INIT_PRODUCER_ID, 5, new InitProducerIdHandler(producerIds, permissions))
+                .register(
+                        ApiKeys.INIT_PRODUCER_ID, 5, new InitProducerIdHandler(producerIds, transactions, permissions))
+                .register(
+                        ApiKeys.ADD_PARTITIONS_TO_TXN,
+                        3,
+                        new AddPartitionsToTxnHandler(transactions, logs, permissions))
+                .register(ApiKeys.ADD_OFFSETS_TO_TXN, 4, new AddOffsetsToTxnHandler(transactions, permissions))
+                .register(ApiKeys.END_TXN, 4, new EndTxnHandler(transactions, permissions))
+                .register(
+                        ApiKeys.TXN_OFFSET_COMMIT,
+                        4,
+                        new TxnOffsetCommitHandler(transactions, groups, logs, permissions))
+                .register(ApiKeys.DESCRIBE_TRANSACTIONS, 0, new DescribeTransactionsHandler(transactions, permissions))
+                .register(ApiKeys.LIST_TRANSACTIONS, 2, new ListTransactionsHandler(transactions, permissions, clock))
                 .register(ApiKeys.CREATE_TOPICS, 7, new CreateTopicsHandler(logs, config.numPartitions(), permissions))
                 .register(ApiKeys.DELETE_TOPICS, 6, new DeleteTopicsHandler(logs, permissions))
                 .register(ApiKeys.CREATE_PARTITIONS, 3, new CreatePartitionsHandler(logs, permissions))
@@ -502,6 +541,7 @@ public final class Broker implements Closeable {
     private void groupTimers() {
         try {
             groups.tick();
+            transactions.tick();
         } catch (RuntimeException e) {
             log.atError().setCause(e).log("Group coordinator timers failed; they run again in 100 ms");
         } catch (Error e) {
@@ -515,6 +555,9 @@ public final class Broker implements Closeable {
             offsetsLog.deleteRetainedSegments();
             offsetsLog.tick();
             cleaner.clean(offsetsLog);
+            transactionStateLog.deleteRetainedSegments();
+            transactionStateLog.tick();
+            cleaner.clean(transactionStateLog);
             for (PartitionLog partition : logs.partitions()) {
                 if (partition.config().cleanupPolicy().compacts()) {
                     cleaner.clean(partition);

@@ -63,6 +63,44 @@ class ProducerSnapshotFileTest {
     }
 
     @Test
+    void keepsTheFirstOffsetOfAnOpenTransaction() throws ProducerSnapshotFile.CorruptSnapshotException {
+        BatchMetadata batch = new BatchMetadata(0, 1, 40, 41, 1_000);
+        List<ProducerEntry> entries = List.of(
+                new ProducerEntry(3, (short) 2, 1_000, List.of(batch), 40),
+                new ProducerEntry(4, (short) 0, 1_000, List.of(batch)));
+        assertThat(ProducerSnapshotFile.decode(ProducerSnapshotFile.encode(42, entries), 42))
+                .isEqualTo(entries);
+    }
+
+    @Test
+    void readsAVersionOneSnapshotAsHavingNoTransactionOpen() throws ProducerSnapshotFile.CorruptSnapshotException {
+        // Version 1, as brokers before transactions wrote it: no txnFirstOffset field.
+        java.nio.ByteBuffer v1 = java.nio.ByteBuffer.allocate(2 + 8 + 4 + 8 + 2 + 8 + 1 + 32 + 4)
+                .putShort((short) 1)
+                .putLong(42)
+                .putInt(1)
+                .putLong(3)
+                .putShort((short) 2)
+                .putLong(1_000)
+                .put((byte) 1)
+                .putInt(0)
+                .putInt(1)
+                .putLong(40)
+                .putLong(41)
+                .putLong(1_000);
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(v1.duplicate().flip());
+        v1.putInt((int) crc.getValue()).flip();
+        assertThat(ProducerSnapshotFile.decode(v1, 42))
+                .containsExactly(new ProducerEntry(
+                        3,
+                        (short) 2,
+                        1_000,
+                        List.of(new BatchMetadata(0, 1, 40, 41, 1_000)),
+                        ProducerEntry.NO_TRANSACTION));
+    }
+
+    @Test
     void aRetryIsStillRecognisedAfterARestart() {
         ProducerStateTable table = tableWith(6);
         table.writeSnapshot(files, dir, 1000);
@@ -204,10 +242,10 @@ class ProducerSnapshotFileTest {
     @Test
     void rejectsAnUnknownVersion() {
         ByteBuffer encoded = ProducerSnapshotFile.encode(10, tableWith(2).entries());
-        encoded.putShort(0, (short) 2);
+        encoded.putShort(0, (short) 3);
         assertThatThrownBy(() -> ProducerSnapshotFile.decode(encoded, 10))
                 .isInstanceOf(ProducerSnapshotFile.CorruptSnapshotException.class)
-                .hasMessageContaining("version 2");
+                .hasMessageContaining("version 3");
     }
 
     @Test

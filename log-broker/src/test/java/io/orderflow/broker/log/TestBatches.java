@@ -27,6 +27,14 @@ final class TestBatches {
         return build(Compression.NONE, producerId, epoch, baseSequence, records(timestamp, kvs));
     }
 
+    /** A batch of a transactional producer, as it sends one inside its transaction. */
+    static ByteBuffer transactional(long producerId, short epoch, int baseSequence, long timestamp, String... kvs) {
+        return MemoryRecords.withTransactionalRecords(
+                        Compression.NONE, producerId, epoch, baseSequence, records(timestamp, kvs))
+                .buffer()
+                .duplicate();
+    }
+
     /** A batch of {@code count} values of {@code valueSize} bytes each. */
     static ByteBuffer sized(long timestamp, int count, int valueSize) {
         SimpleRecord[] records = new SimpleRecord[count];

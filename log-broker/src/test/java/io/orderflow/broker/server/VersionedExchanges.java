@@ -101,6 +101,7 @@ final class VersionedExchanges {
         cases.put(ApiKeys.INCREMENTAL_ALTER_CONFIGS, this::incrementalAlterConfigs);
         cases.put(ApiKeys.DESCRIBE_CLUSTER, this::describeCluster);
         new GroupExchanges(broker, port).addTo(cases);
+        new TransactionExchanges().addTo(cases);
         new SecurityExchanges().addTo(cases);
     }
 
