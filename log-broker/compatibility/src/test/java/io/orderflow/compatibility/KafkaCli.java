@@ -30,7 +30,8 @@ public final class KafkaCli {
         CONSOLE_CONSUMER("kafka-console-consumer", "org.apache.kafka.tools.consumer.ConsoleConsumer"),
         CONSUMER_GROUPS("kafka-consumer-groups", "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand"),
         ACLS("kafka-acls", "org.apache.kafka.tools.AclCommand"),
-        CONFIGS("kafka-configs", "org.apache.kafka.tools.ConfigCommand");
+        CONFIGS("kafka-configs", "org.apache.kafka.tools.ConfigCommand"),
+        TRANSACTIONS("kafka-transactions", "org.apache.kafka.tools.TransactionsCommand");
 
         final String script;
         final String mainClass;

@@ -29,6 +29,7 @@ import org.apache.kafka.common.protocol.ObjectSerializationCache;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.UnalignedFileRecords;
 import org.apache.kafka.common.requests.AbstractResponse;
+import org.apache.kafka.common.requests.FetchMetadata;
 import org.apache.kafka.common.requests.FetchRequest;
 import org.apache.kafka.common.requests.FetchResponse;
 
@@ -38,8 +39,12 @@ import org.apache.kafka.common.requests.FetchResponse;
  * {@code min.bytes} are available it waits up to {@code max.wait.ms} for any requested partition to get data,
  * unless a partition is unknown or cannot be read (then it answers at once, as Kafka does).
  *
- * <p>Fetch sessions (KIP-227) are declined: the response carries session id 0, so every fetch is a full fetch
- * and its response lists exactly the requested partitions. Records go from the segment file to the socket
+ * <p>Fetch sessions (KIP-227, from v7): a fetch at epoch 0 is a full fetch that opens a session ({@link
+ * FetchSessionCache}) when the cache has room, and its answer carries the session id; later fetches of the session
+ * name only the partitions whose position changed (or that are added or forgotten), are read for every partition of
+ * the session, and are answered with only the partitions that have news. An unknown session id is
+ * FETCH_SESSION_ID_NOT_FOUND, an epoch other than the next one INVALID_FETCH_SESSION_EPOCH (both for the whole
+ * fetch, which reads nothing); epoch -1 closes the session and fetches without one. Records go from the segment file to the socket
  * without a copy. A {@code read_committed} fetch stops at the partition's last stable offset (the first offset of its
  * oldest open transaction) and lists the aborted transactions its records may belong to, which the consumer skips;
  * every answer carries the last stable offset.
@@ -57,15 +62,18 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
     private final LogDirectory logs;
     private final Permissions permissions;
     private final ClientQuotas quotas;
+    private final FetchSessionCache sessions;
 
+    /** Without quotas and without fetch sessions (every fetch a full one). */
     public FetchHandler(LogDirectory logs, Permissions permissions) {
-        this(logs, permissions, ClientQuotas.none());
+        this(logs, permissions, ClientQuotas.none(), new FetchSessionCache(0, 0, java.time.Clock.systemUTC()));
     }
 
-    public FetchHandler(LogDirectory logs, Permissions permissions, ClientQuotas quotas) {
+    public FetchHandler(LogDirectory logs, Permissions permissions, ClientQuotas quotas, FetchSessionCache sessions) {
         this.logs = logs;
         this.permissions = permissions;
         this.quotas = quotas;
+        this.sessions = sessions;
     }
 
     private record Target(
@@ -75,11 +83,39 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
     public AbstractResponse handle(ClientInfo client, FetchRequest request) {
         FetchRequestData data = request.data();
         FetchResponseData response = new FetchResponseData().setSessionId(0).setErrorCode(Errors.NONE.code());
+        // KIP-227: which session this fetch belongs to, and so which partitions it reads.
+        List<FetchRequestData.FetchTopic> wanted = data.topics();
+        FetchSessionCache.Session session = null;
+        boolean incremental = false;
+        boolean createSession = false;
+        if (request.version() >= 7) {
+            int sessionId = data.sessionId();
+            int epoch = data.sessionEpoch();
+            if (epoch == FetchMetadata.FINAL_EPOCH || epoch == FetchMetadata.INITIAL_EPOCH) {
+                if (sessionId != FetchMetadata.INVALID_SESSION_ID) {
+                    sessions.remove(sessionId);
+                }
+                createSession = epoch == FetchMetadata.INITIAL_EPOCH;
+            } else if (sessionId == FetchMetadata.INVALID_SESSION_ID) {
+                return sessionError(Errors.INVALID_FETCH_SESSION_EPOCH);
+            } else {
+                Optional<FetchSessionCache.Session> found = sessions.find(sessionId);
+                if (found.isEmpty()) {
+                    return sessionError(Errors.FETCH_SESSION_ID_NOT_FOUND);
+                }
+                wanted = found.get().update(data);
+                if (wanted == null) {
+                    return sessionError(Errors.INVALID_FETCH_SESSION_EPOCH);
+                }
+                session = found.get();
+                incremental = true;
+            }
+        }
         List<Target> targets = new ArrayList<>();
         Set<PartitionLog> listed = Collections.newSetFromMap(new IdentityHashMap<>());
         boolean unknownPartitions = false;
         boolean readCommitted = data.isolationLevel() == IsolationLevel.READ_COMMITTED.id();
-        for (FetchRequestData.FetchTopic topicData : data.topics()) {
+        for (FetchRequestData.FetchTopic topicData : wanted) {
             Optional<Topic> topic =
                     topicData.topic() != null && !topicData.topic().isEmpty()
                             ? logs.topic(topicData.topic())
@@ -142,15 +178,30 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
             }
             bytes = readTogether(targets, maxBytes);
         }
+        if (createSession) {
+            session = sessions.create(data.topics()).orElse(null);
+        }
+        if (session != null) {
+            session.answered(response, incremental);
+            response.setSessionId(session.id());
+        }
         int throttle = quotas.chargeFetch(
                 user, client.clientId(), response.size(new ObjectSerializationCache(), request.version()));
         if (throttle > 0) {
+            if (session != null) {
+                session.forgetAnswers(); // nothing of this answer reaches the consumer
+            }
             return FetchResponse.of(new FetchResponseData()
                     .setThrottleTimeMs(throttle)
                     .setErrorCode(Errors.NONE.code())
-                    .setSessionId(0));
+                    .setSessionId(session == null ? 0 : session.id()));
         }
         return FetchResponse.of(response);
+    }
+
+    private static FetchResponse sessionError(Errors error) {
+        return FetchResponse.of(
+                new FetchResponseData().setErrorCode(error.code()).setSessionId(0));
     }
 
     /**

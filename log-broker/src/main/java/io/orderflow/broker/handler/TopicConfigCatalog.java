@@ -75,6 +75,12 @@ final class TopicConfigCatalog {
                 "message.max.bytes",
                 "The largest record batch the topic accepts, in bytes.");
         define(
+                LogConfig.MESSAGE_TIMESTAMP_TYPE,
+                ConfigType.STRING,
+                "log.message.timestamp.type",
+                "Which timestamp records keep: CreateTime, the producer's (the only one supported; Kafka Streams"
+                        + " names it for its internal topics).");
+        define(
                 LogConfig.RETENTION_BYTES,
                 ConfigType.LONG,
                 "log.retention.bytes",

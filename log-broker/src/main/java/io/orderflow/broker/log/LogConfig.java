@@ -24,7 +24,8 @@ public record LogConfig(
         int maxMessageBytes,
         int indexIntervalBytes,
         long fileDeleteDelayMs,
-        FlushPolicy flushPolicy) {
+        FlushPolicy flushPolicy,
+        String messageTimestampType) {
 
     public static final String SEGMENT_BYTES = "segment.bytes";
     public static final String SEGMENT_MS = "segment.ms";
@@ -37,6 +38,9 @@ public record LogConfig(
     public static final String FILE_DELETE_DELAY_MS = "file.delete.delay.ms";
     public static final String FLUSH_MESSAGES = "flush.messages";
     public static final String FLUSH_MS = "flush.ms";
+    public static final String MESSAGE_TIMESTAMP_TYPE = "message.timestamp.type";
+    /** The one {@code message.timestamp.type} stored: the producer's timestamps, as sent. */
+    public static final String CREATE_TIME = "CreateTime";
 
     /** The smallest segment we accept; Kafka's own lower bound is 14 bytes, which is useless. */
     public static final int MIN_SEGMENT_BYTES = 1024;
@@ -66,6 +70,12 @@ public record LogConfig(
         if (fileDeleteDelayMs < 0) {
             throw new InvalidConfigException(FILE_DELETE_DELAY_MS, fileDeleteDelayMs, "must not be negative");
         }
+        if (!CREATE_TIME.equals(messageTimestampType)) {
+            throw new InvalidConfigException(
+                    MESSAGE_TIMESTAMP_TYPE,
+                    messageTimestampType,
+                    "must be CreateTime: records keep the producer's timestamps (LogAppendTime is not supported)");
+        }
     }
 
     /** Kafka's defaults, except {@code flush.messages=1}: acknowledged means on disk. */
@@ -80,7 +90,8 @@ public record LogConfig(
                 1024 * 1024 + 12,
                 4096,
                 60_000,
-                FlushPolicy.EVERY_APPEND);
+                FlushPolicy.EVERY_APPEND,
+                CREATE_TIME);
     }
 
     /** The Kafka-named keys, in the order {@code DescribeConfigs} lists them. */
@@ -92,6 +103,7 @@ public record LogConfig(
             FLUSH_MS,
             INDEX_INTERVAL_BYTES,
             MAX_MESSAGE_BYTES,
+            MESSAGE_TIMESTAMP_TYPE,
             RETENTION_BYTES,
             RETENTION_MS,
             SEGMENT_BYTES,
@@ -127,6 +139,7 @@ public record LogConfig(
         m.put(FLUSH_MS, Long.toString(flushPolicy.ms()));
         m.put(INDEX_INTERVAL_BYTES, Integer.toString(indexIntervalBytes));
         m.put(MAX_MESSAGE_BYTES, Integer.toString(maxMessageBytes));
+        m.put(MESSAGE_TIMESTAMP_TYPE, messageTimestampType);
         m.put(RETENTION_BYTES, Long.toString(retentionBytes));
         m.put(RETENTION_MS, Long.toString(retentionMs));
         m.put(SEGMENT_BYTES, Integer.toString(segmentBytes));
@@ -145,7 +158,8 @@ public record LogConfig(
                 parseInt(m, MAX_MESSAGE_BYTES),
                 parseInt(m, INDEX_INTERVAL_BYTES),
                 parseLong(m, FILE_DELETE_DELAY_MS),
-                new FlushPolicy(parseLong(m, FLUSH_MESSAGES), parseLong(m, FLUSH_MS)));
+                new FlushPolicy(parseLong(m, FLUSH_MESSAGES), parseLong(m, FLUSH_MS)),
+                m.get(MESSAGE_TIMESTAMP_TYPE).trim());
     }
 
     private static long parseLong(Map<String, String> m, String key) {

@@ -24,6 +24,7 @@ import io.orderflow.broker.handler.DescribeTransactionsHandler;
 import io.orderflow.broker.handler.DescribeUserScramCredentialsHandler;
 import io.orderflow.broker.handler.EndTxnHandler;
 import io.orderflow.broker.handler.FetchHandler;
+import io.orderflow.broker.handler.FetchSessionCache;
 import io.orderflow.broker.handler.FindCoordinatorHandler;
 import io.orderflow.broker.handler.HeartbeatHandler;
 import io.orderflow.broker.handler.IncrementalAlterConfigsHandler;
@@ -486,7 +487,17 @@ public final class Broker implements Closeable {
                         13,
                         new MetadataHandler(node, logs, config.autoCreateTopics(), config.numPartitions(), permissions))
                 .register(ApiKeys.PRODUCE, 13, new ProduceHandler(logs, permissions, transactions))
-                .register(ApiKeys.FETCH, 18, new FetchHandler(logs, permissions, quotas))
+                .register(
+                        ApiKeys.FETCH,
+                        18,
+                        new FetchHandler(
+                                logs,
+                                permissions,
+                                quotas,
+                                new FetchSessionCache(
+                                        FetchSessionCache.DEFAULT_MAX_SESSIONS,
+                                        FetchSessionCache.DEFAULT_EVICTION_IDLE_MS,
+                                        clock)))
                 .register(ApiKeys.LIST_OFFSETS, 7, new ListOffsetsHandler(logs, permissions))
                 .register(
                         ApiKeys.INIT_PRODUCER_ID, 5, new InitProducerIdHandler(producerIds, transactions, permissions))

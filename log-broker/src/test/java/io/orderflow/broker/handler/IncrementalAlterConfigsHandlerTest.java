@@ -106,6 +106,15 @@ class IncrementalAlterConfigsHandlerTest {
     }
 
     @Test
+    void theOnlyTimestampTypeIsCreateTime() throws Exception {
+        alter(false, op(OpType.SET, "message.timestamp.type", "CreateTime"));
+        assertThatThrownBy(() -> alter(false, op(OpType.SET, "message.timestamp.type", "LogAppendTime")))
+                .hasCauseInstanceOf(InvalidConfigurationException.class)
+                .hasMessageContaining("message.timestamp.type")
+                .hasMessageContaining("LogAppendTime is not supported");
+    }
+
+    @Test
     void aRejectedChangeLeavesTheOtherChangesOfItsResourceUndone() throws Exception {
         assertThatThrownBy(
                         () -> alter(false, op(OpType.SET, "retention.ms", "60000"), op(OpType.SET, "segment.ms", "0")))
