@@ -81,6 +81,7 @@ public final class TransactionsBenchmark implements Callable<Integer> {
             paramLabel = "N",
             split = ",",
             defaultValue = "1,10,100",
+            converter = WholeNumber.Positive.class,
             description = "records per transaction (default: ${DEFAULT-VALUE})")
     private List<Integer> sizes;
 
