@@ -51,6 +51,39 @@ class KafkaTransactionsCliTest {
     }
 
     @Test
+    void describeProducersShowsAnOpenTransactionAndAbortEndsIt() throws Exception {
+        Map<String, Object> config = Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                broker.bootstrapServers(),
+                ProducerConfig.TRANSACTIONAL_ID_CONFIG,
+                "cli-stuck");
+        KafkaProducer<String, String> producer =
+                new KafkaProducer<>(config, new StringSerializer(), new StringSerializer());
+        try {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>(TOPIC, 0, "k", "stuck")).get();
+
+            KafkaCli.Run producers = transactions("describe-producers", "--topic", TOPIC, "--partition", "0");
+            String startOffset = producers.stdoutLines().stream()
+                    .map(line -> line.trim().split("\\s+"))
+                    .filter(cells -> cells.length >= 6 && cells[0].matches("\\d+"))
+                    .map(cells -> cells[cells.length - 1])
+                    .filter(offset -> !offset.equals("None") && !offset.equals("-1"))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError("no open transaction in:\n" + producers.transcript()));
+
+            transactions("abort", "--topic", TOPIC, "--partition", "0", "--start-offset", startOffset);
+            KafkaCli.Run after = transactions("describe-producers", "--topic", TOPIC, "--partition", "0");
+            assertThat(after.stdoutLines())
+                    .as(after::transcript)
+                    .noneSatisfy(line -> assertThat(line).contains(" " + startOffset));
+        } finally {
+            producer.close(java.time.Duration.ZERO);
+        }
+    }
+
+    @Test
     void listAndDescribeShowAnOpenTransactionAndItsEnd() {
         Map<String, Object> config = Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,

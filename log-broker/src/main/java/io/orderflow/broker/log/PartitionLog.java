@@ -575,6 +575,19 @@ public final class PartitionLog implements Closeable {
         return segments.size();
     }
 
+    /** Every producer with state in this partition, by producer id. */
+    public List<ProducerState> producerStates() {
+        lock.lock();
+        try {
+            return producers.entries().stream()
+                    .map(e -> new ProducerState(
+                            e.producerId(), e.epoch(), e.lastSequence(), e.lastTimestamp(), e.txnFirstOffset()))
+                    .toList();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Number of producers with state in this partition. */
     public int producerCount() {
         lock.lock();

@@ -20,6 +20,7 @@ import io.orderflow.broker.handler.DescribeClientQuotasHandler;
 import io.orderflow.broker.handler.DescribeClusterHandler;
 import io.orderflow.broker.handler.DescribeConfigsHandler;
 import io.orderflow.broker.handler.DescribeGroupsHandler;
+import io.orderflow.broker.handler.DescribeProducersHandler;
 import io.orderflow.broker.handler.DescribeTransactionsHandler;
 import io.orderflow.broker.handler.DescribeUserScramCredentialsHandler;
 import io.orderflow.broker.handler.EndTxnHandler;
@@ -46,6 +47,7 @@ import io.orderflow.broker.handler.SaslAuthenticateHandler;
 import io.orderflow.broker.handler.SaslHandshakeHandler;
 import io.orderflow.broker.handler.SyncGroupHandler;
 import io.orderflow.broker.handler.TxnOffsetCommitHandler;
+import io.orderflow.broker.handler.WriteTxnMarkersHandler;
 import io.orderflow.broker.log.DataDirectoryLock;
 import io.orderflow.broker.log.LogCleaner;
 import io.orderflow.broker.log.LogDirectory;
@@ -512,6 +514,8 @@ public final class Broker implements Closeable {
                         4,
                         new TxnOffsetCommitHandler(transactions, groups, logs, permissions))
                 .register(ApiKeys.DESCRIBE_TRANSACTIONS, 0, new DescribeTransactionsHandler(transactions, permissions))
+                .register(ApiKeys.DESCRIBE_PRODUCERS, 0, new DescribeProducersHandler(logs, permissions))
+                .register(ApiKeys.WRITE_TXN_MARKERS, 1, 2, new WriteTxnMarkersHandler(logs, permissions))
                 .register(ApiKeys.LIST_TRANSACTIONS, 2, new ListTransactionsHandler(transactions, permissions, clock))
                 .register(ApiKeys.CREATE_TOPICS, 7, new CreateTopicsHandler(logs, config.numPartitions(), permissions))
                 .register(ApiKeys.DELETE_TOPICS, 6, new DeleteTopicsHandler(logs, permissions))

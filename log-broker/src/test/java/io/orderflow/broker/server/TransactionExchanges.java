@@ -13,6 +13,7 @@ import org.apache.kafka.common.message.AddOffsetsToTxnRequestData;
 import org.apache.kafka.common.message.AddPartitionsToTxnRequestData;
 import org.apache.kafka.common.message.AddPartitionsToTxnRequestData.AddPartitionsToTxnTopic;
 import org.apache.kafka.common.message.AddPartitionsToTxnRequestData.AddPartitionsToTxnTopicCollection;
+import org.apache.kafka.common.message.DescribeProducersRequestData;
 import org.apache.kafka.common.message.DescribeTransactionsRequestData;
 import org.apache.kafka.common.message.EndTxnRequestData;
 import org.apache.kafka.common.message.InitProducerIdRequestData;
@@ -20,15 +21,18 @@ import org.apache.kafka.common.message.ListTransactionsRequestData;
 import org.apache.kafka.common.message.TxnOffsetCommitRequestData;
 import org.apache.kafka.common.message.TxnOffsetCommitRequestData.TxnOffsetCommitRequestPartition;
 import org.apache.kafka.common.message.TxnOffsetCommitRequestData.TxnOffsetCommitRequestTopic;
+import org.apache.kafka.common.message.WriteTxnMarkersRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AddOffsetsToTxnResponse;
 import org.apache.kafka.common.requests.AddPartitionsToTxnResponse;
+import org.apache.kafka.common.requests.DescribeProducersResponse;
 import org.apache.kafka.common.requests.DescribeTransactionsResponse;
 import org.apache.kafka.common.requests.EndTxnResponse;
 import org.apache.kafka.common.requests.InitProducerIdResponse;
 import org.apache.kafka.common.requests.ListTransactionsResponse;
 import org.apache.kafka.common.requests.TxnOffsetCommitResponse;
+import org.apache.kafka.common.requests.WriteTxnMarkersResponse;
 
 /**
  * The transaction APIs' exchanges for {@link ApiVersionMatrixTest}: each version under test runs inside a transaction
@@ -47,6 +51,45 @@ final class TransactionExchanges {
         cases.put(ApiKeys.TXN_OFFSET_COMMIT, this::txnOffsetCommit);
         cases.put(ApiKeys.DESCRIBE_TRANSACTIONS, this::describe);
         cases.put(ApiKeys.LIST_TRANSACTIONS, this::list);
+        cases.put(ApiKeys.DESCRIBE_PRODUCERS, this::describeProducers);
+        cases.put(ApiKeys.WRITE_TXN_MARKERS, this::writeTxnMarkers);
+    }
+
+    private List<Exchange> describeProducers(short v) {
+        var topics = new DescribeProducersRequestData.TopicRequestCollection();
+        topics.add(new DescribeProducersRequestData.TopicRequest()
+                .setName(VersionedExchanges.TOPIC)
+                .setPartitionIndexes(List.of(0, 99)));
+        var request = new DescribeProducersRequestData().setTopics(topics);
+        return List.of(new Exchange(request(ApiKeys.DESCRIBE_PRODUCERS, request, v), r -> {
+            var partitions =
+                    ((DescribeProducersResponse) r).data().topics().getFirst().partitions();
+            assertThat(Errors.forCode(partitions.get(0).errorCode())).isEqualTo(Errors.NONE);
+            assertThat(partitions.get(0).activeProducers())
+                    .as("the idempotent producer that wrote the records")
+                    .isNotEmpty()
+                    .allSatisfy(p -> assertThat(p.producerId()).isNotNegative());
+            assertThat(Errors.forCode(partitions.get(1).errorCode())).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION);
+        }));
+    }
+
+    private List<Exchange> writeTxnMarkers(short v) {
+        var marker = new WriteTxnMarkersRequestData.WritableTxnMarker()
+                .setProducerId(900_000 + v)
+                .setProducerEpoch((short) 0)
+                .setTransactionResult(false)
+                .setCoordinatorEpoch(0)
+                .setTopics(List.of(new WriteTxnMarkersRequestData.WritableTxnMarkerTopic()
+                        .setName(VersionedExchanges.TOPIC)
+                        .setPartitionIndexes(List.of(0))));
+        var request = new WriteTxnMarkersRequestData().setMarkers(List.of(marker));
+        return List.of(new Exchange(request(ApiKeys.WRITE_TXN_MARKERS, request, v), r -> {
+            var result = ((WriteTxnMarkersResponse) r).data().markers().getFirst();
+            assertThat(result.producerId()).isEqualTo(900_000 + v);
+            assertThat(Errors.forCode(
+                            result.topics().getFirst().partitions().getFirst().errorCode()))
+                    .isEqualTo(Errors.NONE);
+        }));
     }
 
     /** The id's producer: InitProducerId's answer, which the later requests of the transaction carry. */
