@@ -73,6 +73,13 @@ class KafkaTransactionsCliTest {
                     .findFirst()
                     .orElseThrow(() -> new AssertionError("no open transaction in:\n" + producers.transcript()));
 
+            // Open for less than the longest transaction timeout, and known to its coordinator: not hanging.
+            KafkaCli.Run hanging = transactions("find-hanging", "--topic", TOPIC);
+            assertThat(hanging.stdout() + hanging.stderr())
+                    .as(hanging::transcript)
+                    .doesNotContain("Exception")
+                    .doesNotContain(" " + startOffset + " ");
+
             transactions("abort", "--topic", TOPIC, "--partition", "0", "--start-offset", startOffset);
             KafkaCli.Run after = transactions("describe-producers", "--topic", TOPIC, "--partition", "0");
             assertThat(after.stdoutLines())
