@@ -20,8 +20,47 @@ import org.apache.kafka.common.TopicPartition;
 final class CommittedOffsets {
     /** group → topic → partition → offset; topics and partitions sorted, so OffsetFetch answers in order. */
     private final Map<String, Map<String, Map<Integer, CommittedOffset>>> byGroup = new HashMap<>();
+    /** Where in the log each offset in effect was written (the end offset of its batch). */
+    private final Map<OffsetKey, Long> writtenAt = new HashMap<>();
 
-    void apply(OffsetCommit record) {
+    private final PendingTransactionalOffsets pending;
+
+    private record OffsetKey(String groupId, String topic, int partition) {}
+
+    CommittedOffsets(PendingTransactionalOffsets pending) {
+        this.pending = pending;
+    }
+
+    /**
+     * Applies a record written to the log at {@code at} (the end offset of its batch). A tombstone also forgets the
+     * partition's offsets pending in transactions, as Kafka does.
+     */
+    void apply(OffsetCommit record, long at) {
+        OffsetKey key = new OffsetKey(record.groupId(), record.topic(), record.partition());
+        if (record.value() == null) {
+            writtenAt.remove(key);
+            pending.drop(record.groupId(), record.topic(), record.partition());
+        } else {
+            writtenAt.put(key, at);
+        }
+        applyValue(record);
+    }
+
+    /**
+     * Ends a producer's transaction: on commit its pending offsets take effect, each unless a newer one was written
+     * after it (a plain OffsetCommit, or a tombstone, which dropped it already); on abort they vanish.
+     */
+    void endTransaction(long producerId, boolean commit) {
+        for (PendingTransactionalOffsets.Pending p : pending.end(producerId)) {
+            OffsetCommit r = p.record();
+            Long current = writtenAt.get(new OffsetKey(r.groupId(), r.topic(), r.partition()));
+            if (commit && (current == null || current < p.writtenAt())) {
+                apply(r, p.writtenAt());
+            }
+        }
+    }
+
+    private void applyValue(OffsetCommit record) {
         if (record.value() != null) {
             byGroup.computeIfAbsent(record.groupId(), g -> new TreeMap<>())
                     .computeIfAbsent(record.topic(), t -> new TreeMap<>())

@@ -100,8 +100,8 @@ public final class GroupCoordinator {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Map<String, ClassicGroup> groups = new HashMap<>();
-    private final CommittedOffsets offsets = new CommittedOffsets();
     private final PendingTransactionalOffsets pending = new PendingTransactionalOffsets();
+    private final CommittedOffsets offsets = new CommittedOffsets(pending);
     private final CoordinatorTimer timer = new CoordinatorTimer();
     private final GroupCoordinatorConfig config;
     private final Clock clock;
@@ -389,20 +389,17 @@ public final class GroupCoordinator {
         locked(() -> {
             store.replay(new GroupStore.ReplaySink() {
                 @Override
-                public void record(GroupRecord record, long producerId) {
+                public void record(GroupRecord record, long producerId, long writtenAt) {
                     if (producerId >= 0 && record instanceof OffsetCommit c) {
-                        pending.add(producerId, List.of(c));
+                        pending.add(producerId, List.of(c), writtenAt);
                     } else {
-                        replay(record);
+                        replay(record, writtenAt);
                     }
                 }
 
                 @Override
                 public void marker(long producerId, boolean commit) {
-                    List<OffsetCommit> ended = pending.end(producerId);
-                    if (commit) {
-                        ended.forEach(offsets::apply);
-                    }
+                    offsets.endTransaction(producerId, commit);
                 }
             });
             long now = clock.millis();
@@ -420,9 +417,9 @@ public final class GroupCoordinator {
         });
     }
 
-    private void replay(GroupRecord record) {
+    private void replay(GroupRecord record, long writtenAt) {
         switch (record) {
-            case OffsetCommit c -> offsets.apply(c);
+            case OffsetCommit c -> offsets.apply(c, writtenAt);
             case GroupMetadata g when g.value() == null -> groups.remove(g.groupId());
             case GroupMetadata g -> groups.put(g.groupId(), restored(g.groupId(), g.value()));
         }

@@ -185,8 +185,11 @@ public final class GroupStore {
 
     /** What {@link #replay} hands the coordinator, in log order. */
     interface ReplaySink {
-        /** A record; {@code producerId} is -1 unless it belongs to a producer's transaction. */
-        void record(GroupRecord record, long producerId);
+        /**
+         * A record; {@code producerId} is -1 unless it belongs to a producer's transaction; {@code writtenAt} is the end
+         * offset of its batch, where in the log it was written.
+         */
+        void record(GroupRecord record, long producerId, long writtenAt);
 
         /** The end of a producer's transaction: its records count when {@code commit}, else are dropped. */
         void marker(long producerId, boolean commit);
@@ -223,7 +226,8 @@ public final class GroupStore {
                         continue;
                     }
                     try {
-                        sink.record(GroupRecordCodec.decode(record.key(), record.value()), producerId);
+                        sink.record(
+                                GroupRecordCodec.decode(record.key(), record.value()), producerId, batch.nextOffset());
                         count++;
                     } catch (IllegalArgumentException e) {
                         log.atWarn()

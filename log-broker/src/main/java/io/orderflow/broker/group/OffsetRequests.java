@@ -131,8 +131,8 @@ final class OffsetRequests {
             }
         }
         if (!records.isEmpty()) {
-            store.append(List.copyOf(records)); // throws, applying nothing, when the offsets cannot be stored
-            records.forEach(offsets::apply);
+            long at = store.append(List.copyOf(records)); // throws, applying nothing, when they cannot be stored
+            records.forEach(r -> offsets.apply(r, at));
         }
         return response;
     }
@@ -184,8 +184,8 @@ final class OffsetRequests {
             }
         }
         if (!records.isEmpty()) {
-            store.appendTransactional(List.copyOf(records), request.producerId(), request.producerEpoch());
-            pending.add(request.producerId(), records);
+            long at = store.appendTransactional(List.copyOf(records), request.producerId(), request.producerEpoch());
+            pending.add(request.producerId(), records, at);
         }
         return response;
     }
@@ -193,10 +193,7 @@ final class OffsetRequests {
     /** Ends a producer's transaction in the offsets topic: its marker, then its pending offsets count or vanish. */
     void endTransaction(long producerId, short producerEpoch, boolean commit) {
         store.appendMarker(producerId, producerEpoch, commit);
-        List<OffsetCommit> ended = pending.end(producerId);
-        if (commit) {
-            ended.forEach(offsets::apply);
-        }
+        offsets.endTransaction(producerId, commit);
     }
 
     static OffsetCommitResponseData commitError(OffsetCommitRequestData request, Errors error) {
@@ -214,7 +211,7 @@ final class OffsetRequests {
         if (request.topics() == null) {
             committed.forEach((topic, partitions) -> {
                 OffsetFetchResponseTopics t = new OffsetFetchResponseTopics().setName(topic);
-                partitions.forEach((p, o) -> t.partitions().add(partition(p, o)));
+                partitions.forEach((p, o) -> t.partitions().add(stable(request.groupId(), topic, p, o, requireStable)));
                 response.topics().add(t);
             });
             return response;
@@ -224,16 +221,24 @@ final class OffsetRequests {
                     new OffsetFetchResponseTopics().setName(topic.name()).setTopicId(topic.topicId());
             Map<Integer, CommittedOffset> partitions = committed.getOrDefault(topic.name(), Map.of());
             for (int p : topic.partitionIndexes()) {
-                OffsetFetchResponsePartitions answer = partition(p, partitions.get(p));
-                if (requireStable && pending.isPending(request.groupId(), topic.name(), p)) {
-                    // KIP-447: a read_committed consumer must not start from an offset a transaction may replace.
-                    answer.setCommittedOffset(-1).setErrorCode(Errors.UNSTABLE_OFFSET_COMMIT.code());
-                }
-                t.partitions().add(answer);
+                t.partitions().add(stable(request.groupId(), topic.name(), p, partitions.get(p), requireStable));
             }
             response.topics().add(t);
         }
         return response;
+    }
+
+    /**
+     * The partition's answer; with {@code requireStable}, UNSTABLE_OFFSET_COMMIT while a transaction has offsets of it
+     * pending (KIP-447: a read_committed consumer must not start from an offset a transaction may replace).
+     */
+    private OffsetFetchResponsePartitions stable(
+            String groupId, String topic, int partition, CommittedOffset o, boolean requireStable) {
+        OffsetFetchResponsePartitions answer = partition(partition, o);
+        if (requireStable && pending.isPending(groupId, topic, partition)) {
+            answer.setCommittedOffset(-1).setErrorCode(Errors.UNSTABLE_OFFSET_COMMIT.code());
+        }
+        return answer;
     }
 
     private static OffsetFetchResponsePartitions partition(int partition, CommittedOffset o) {
@@ -275,8 +280,8 @@ final class OffsetRequests {
             topics.add(new OffsetDeleteResponseTopic().setName(topic.name()).setPartitions(partitions));
         }
         if (!tombstones.isEmpty()) {
-            store.append(List.copyOf(tombstones)); // throws, applying nothing, when they cannot be stored
-            tombstones.forEach(offsets::apply);
+            long at = store.append(List.copyOf(tombstones)); // throws, applying nothing, when they cannot be stored
+            tombstones.forEach(r -> offsets.apply(r, at));
         }
         return new OffsetDeleteResponseData().setTopics(topics);
     }
@@ -308,8 +313,8 @@ final class OffsetRequests {
         if (deleted.isEmpty()) {
             return results;
         }
-        store.append(records); // throws, deleting nothing, when the tombstones cannot be stored
-        apply(records, deleted);
+        long at = store.append(records); // throws, deleting nothing, when the tombstones cannot be stored
+        apply(records, deleted, at);
         log.atInfo()
                 .addKeyValue("groups", groupIds(deleted))
                 .addKeyValue("offsets", records.size() - deleted.size())
@@ -336,25 +341,26 @@ final class OffsetRequests {
         if (records.isEmpty()) {
             return;
         }
+        long at;
         try {
-            store.append(records);
+            at = store.append(records);
         } catch (LogException e) {
             // The storage's trouble, named: try again at the next check. Anything else is a bug and reaches the
             // caller of tick(), which logs it with its stack trace.
             log.atWarn().addKeyValue("error", e.getMessage()).log("Cannot expire offsets and groups; will try again");
             return;
         }
-        apply(records, deleted);
+        apply(records, deleted, at);
         log.atInfo()
                 .addKeyValue("offsets", records.size() - deleted.size())
                 .addKeyValue("groups", groupIds(deleted))
                 .log("Expired offsets and empty groups");
     }
 
-    private void apply(List<GroupRecord> records, List<ClassicGroup> deletedGroups) {
+    private void apply(List<GroupRecord> records, List<ClassicGroup> deletedGroups, long at) {
         for (GroupRecord r : records) {
             if (r instanceof OffsetCommit c) {
-                offsets.apply(c);
+                offsets.apply(c, at);
             }
         }
         deletedGroups.forEach(rebalancer::dropGroup);

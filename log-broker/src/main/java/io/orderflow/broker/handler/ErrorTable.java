@@ -15,6 +15,7 @@ import io.orderflow.broker.log.OutOfOrderSequenceException;
 import io.orderflow.broker.log.RecordBatchTooLargeException;
 import io.orderflow.broker.log.RecordWithoutKeyException;
 import io.orderflow.broker.log.TopicException;
+import io.orderflow.broker.txn.TransactionLogUnavailableException;
 import io.orderflow.broker.txn.TransactionVerificationException;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.protocol.Errors;
@@ -66,6 +67,7 @@ public final class ErrorTable {
             case InvalidProducerEpochException ignored -> Errors.INVALID_PRODUCER_EPOCH;
             case InvalidTxnStateException ignored -> Errors.INVALID_TXN_STATE;
             case TransactionVerificationException ignored -> Errors.INVALID_TXN_STATE;
+            case TransactionLogUnavailableException ignored -> Errors.COORDINATOR_NOT_AVAILABLE;
             case InvalidConfigException ignored -> Errors.INVALID_CONFIG;
             case LogStorageException ignored -> Errors.KAFKA_STORAGE_ERROR;
             case DataDirectoryInUseException ignored -> Errors.KAFKA_STORAGE_ERROR;

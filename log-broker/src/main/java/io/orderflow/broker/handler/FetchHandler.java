@@ -97,7 +97,7 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
                 }
                 createSession = epoch == FetchMetadata.INITIAL_EPOCH;
             } else if (sessionId == FetchMetadata.INVALID_SESSION_ID) {
-                return sessionError(Errors.INVALID_FETCH_SESSION_EPOCH);
+                return sessionError(Errors.FETCH_SESSION_ID_NOT_FOUND); // as Kafka: no session has id 0
             } else {
                 Optional<FetchSessionCache.Session> found = sessions.find(sessionId);
                 if (found.isEmpty()) {
@@ -178,9 +178,6 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
             }
             bytes = readTogether(targets, maxBytes);
         }
-        if (createSession) {
-            session = sessions.create(data.topics()).orElse(null);
-        }
         if (session != null) {
             session.answered(response, incremental);
             response.setSessionId(session.id());
@@ -191,10 +188,18 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
             if (session != null) {
                 session.forgetAnswers(); // nothing of this answer reaches the consumer
             }
+            // A throttled full fetch opens no session (the consumer starts again with a full fetch, as in Kafka).
             return FetchResponse.of(new FetchResponseData()
                     .setThrottleTimeMs(throttle)
                     .setErrorCode(Errors.NONE.code())
                     .setSessionId(session == null ? 0 : session.id()));
+        }
+        if (createSession) {
+            session = sessions.create(data.topics()).orElse(null);
+            if (session != null) {
+                session.answered(response, false);
+                response.setSessionId(session.id());
+            }
         }
         return FetchResponse.of(response);
     }

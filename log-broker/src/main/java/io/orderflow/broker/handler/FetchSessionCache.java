@@ -159,28 +159,41 @@ public final class FetchSessionCache {
          * partitions with no news since the last answer (and topics left with none).
          */
         synchronized void answered(FetchResponseData response, boolean incremental) {
+            List<PartitionKey> withRecords = new ArrayList<>();
             for (Iterator<FetchResponseData.FetchableTopicResponse> topics =
                             response.responses().iterator();
                     topics.hasNext(); ) {
                 FetchResponseData.FetchableTopicResponse topic = topics.next();
                 topic.partitions().removeIf(p -> {
-                    Cached cached = partitions.get(PartitionKey.of(topic, p.partitionIndex()));
+                    PartitionKey key = PartitionKey.of(topic, p.partitionIndex());
+                    Cached cached = partitions.get(key);
                     if (cached == null) {
                         return false;
                     }
+                    boolean records = p.records() != null && p.records().sizeInBytes() > 0;
                     boolean news = p.errorCode() != 0
-                            || (p.records() != null && p.records().sizeInBytes() > 0)
+                            || records
                             || p.highWatermark() != cached.highWatermark
                             || p.lastStableOffset() != cached.lastStableOffset
                             || p.logStartOffset() != cached.logStartOffset;
-                    cached.highWatermark = p.highWatermark();
-                    cached.lastStableOffset = p.lastStableOffset();
-                    cached.logStartOffset = p.logStartOffset();
+                    // After an error the bounds are not known to the consumer: the next answer sends them again.
+                    boolean error = p.errorCode() != 0;
+                    cached.highWatermark = error ? -1 : p.highWatermark();
+                    cached.lastStableOffset = error ? -1 : p.lastStableOffset();
+                    cached.logStartOffset = error ? -1 : p.logStartOffset();
+                    if (records) {
+                        withRecords.add(key);
+                    }
                     return incremental && !news;
                 });
                 if (incremental && topic.partitions().isEmpty()) {
                     topics.remove();
                 }
+            }
+            // Round robin, as Kafka does: partitions that just returned records are read last next time, so that a
+            // busy partition early in the session cannot keep the request's byte limit from the others.
+            for (PartitionKey key : withRecords) {
+                partitions.put(key, partitions.remove(key));
             }
         }
 

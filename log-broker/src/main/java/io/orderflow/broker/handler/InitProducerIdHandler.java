@@ -55,7 +55,11 @@ public final class InitProducerIdHandler implements ApiHandler<InitProducerIdReq
         }
         long producerId;
         short epoch;
-        if (data.producerId() >= 0 && data.producerEpoch() >= 0 && data.producerEpoch() < Short.MAX_VALUE - 1) {
+        // A producer id of a transactional id is never handed to an idempotent producer: its epoch would fence it.
+        if (data.producerId() >= 0
+                && data.producerEpoch() >= 0
+                && data.producerEpoch() < Short.MAX_VALUE - 1
+                && !transactions.ownsProducerId(data.producerId())) {
             producerId = data.producerId();
             epoch = (short) (data.producerEpoch() + 1);
         } else {

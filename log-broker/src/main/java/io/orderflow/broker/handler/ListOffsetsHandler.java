@@ -78,14 +78,20 @@ public final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequest> 
         if (ts == ListOffsetsRequest.LATEST_TIMESTAMP) {
             return r.setOffset(committed ? log.lastStableOffset() : log.highWatermark());
         }
+        // A read_committed consumer is never pointed into a transaction still open (at or past the last stable offset).
+        long fetchable = committed ? log.lastStableOffset() : log.highWatermark();
         if (ts == ListOffsetsRequest.MAX_TIMESTAMP) {
             TimestampOffset max = log.offsetForTimestamp(log.maxTimestamp());
-            return max == null ? r : r.setOffset(max.offset()).setTimestamp(max.timestamp());
+            return max == null || max.offset() >= fetchable
+                    ? r
+                    : r.setOffset(max.offset()).setTimestamp(max.timestamp());
         }
         if (ts < 0) {
             return r.setErrorCode(Errors.UNSUPPORTED_VERSION.code());
         }
         TimestampOffset found0 = log.offsetForTimestamp(ts);
-        return found0 == null ? r : r.setOffset(found0.offset()).setTimestamp(found0.timestamp());
+        return found0 == null || found0.offset() >= fetchable
+                ? r
+                : r.setOffset(found0.offset()).setTimestamp(found0.timestamp());
     }
 }

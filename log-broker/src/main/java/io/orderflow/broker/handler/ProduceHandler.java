@@ -39,7 +39,9 @@ import org.apache.kafka.common.requests.ProduceResponse;
  * the batches themselves are validated by {@link PartitionLog#append}, and failures become error codes through
  * {@link ErrorTable}.
  *
- * <p>Authorisation, as Kafka's: WRITE on each topic, checked before anything else about its partitions; a topic
+ * <p>Authorisation, as Kafka's: a request of a transactional producer needs WRITE on its transactional id (else
+ * TRANSACTIONAL_ID_AUTHORIZATION_FAILED for every partition); WRITE on each topic, checked before anything else about
+ * its partitions; a topic
  * without it is answered TOPIC_AUTHORIZATION_FAILED for each of its partitions and nothing of it is appended.
  *
  * <p>Appends happen in {@link #start}, on the connection's reading thread and in request order; the wait for the
@@ -77,6 +79,13 @@ public final class ProduceHandler implements PipelinedApiHandler<ProduceRequest>
         List<Appended> appended = new ArrayList<>();
         Map<PartitionLog, Long> endOffsets = new LinkedHashMap<>();
         boolean invalidAcks = acks != 0 && acks != 1 && acks != -1;
+        // As Kafka: a transactional producer needs WRITE on its transactional id for every partition it writes.
+        boolean transactionalIdRefused = request.transactionalId() != null
+                && !permissions.allows(
+                        client,
+                        AclOperation.WRITE,
+                        org.apache.kafka.common.resource.ResourceType.TRANSACTIONAL_ID,
+                        request.transactionalId());
         Map<PartitionLog, CompletableFuture<Void>> durable;
         try {
             for (ProduceRequestData.TopicProduceData topicData : data.topicData()) {
@@ -100,6 +109,10 @@ public final class ProduceHandler implements PipelinedApiHandler<ProduceRequest>
                                     .setLogAppendTimeMs(-1)
                                     .setLogStartOffset(-1);
                     topicResponse.partitionResponses().add(partitionResponse);
+                    if (transactionalIdRefused) {
+                        partitionResponse.setErrorCode(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code());
+                        continue;
+                    }
                     if (!authorized) {
                         partitionResponse.setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code());
                         continue;

@@ -268,12 +268,22 @@ public final class PartitionLog implements Closeable {
             BatchHeader header = BatchHeader.read(buf, 0);
             maybeRoll(buf.remaining(), header.nextOffset());
             LogSegment active = segments.lastEntry().getValue();
-            active.append(buf, List.of(header));
-            long first = producers.replayMarker(producerId, epoch, now);
-            if (!commit && first >= 0) {
+            long first = producers.openTransactionStart(producerId);
+            boolean indexed = !commit && first >= 0;
+            if (indexed) {
+                // The entry is durable before the marker exists: no marker on disk is ever without its entry.
                 active.txnIndex().append(new AbortedTxn(producerId, first, offset));
                 anyAborted = true;
             }
+            try {
+                active.append(buf, List.of(header));
+            } catch (RuntimeException e) {
+                if (indexed) {
+                    active.txnIndex().truncateFrom(offset);
+                }
+                throw e;
+            }
+            producers.replayMarker(producerId, epoch, now);
             firstUnstableOffset = producers.firstUnstableOffset();
             advanceLogEnd(header.nextOffset(), 1, true);
             return offset;

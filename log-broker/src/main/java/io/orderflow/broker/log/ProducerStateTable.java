@@ -162,6 +162,12 @@ final class ProducerStateTable {
         return first;
     }
 
+    /** The first offset of the producer's open transaction here, or -1 when none is open. */
+    long openTransactionStart(long producerId) {
+        ProducerEntry current = producers.get(producerId);
+        return current == null ? ProducerEntry.NO_TRANSACTION : current.txnFirstOffset();
+    }
+
     /** Refuses a marker from an epoch older than the producer's: the coordinator that sent it was fenced. */
     void checkMarker(long producerId, short markerEpoch, long offset) {
         ProducerEntry current = producers.get(producerId);

@@ -20,11 +20,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * entry, 24 bytes, in marker order: producerId int64 | firstOffset int64 | lastOffset int64 (the marker)
  * </pre>
  *
- * <p><b>Crash behaviour.</b> The file is created with the segment's first abort marker and written with each; it is
- * fsynced with the segment's indexes (when the segment is sealed or closed). After an unclean stop the partition
- * replays the batches after its producer snapshot (never before the last segment) and rebuilds the entries from
- * their markers ({@link #truncateFrom}, then {@link #append} again), so a torn tail is never trusted. Reading an
- * entry that is impossible (offsets out of order) ends the entries read, with the rest rebuilt the same way.
+ * <p><b>Crash behaviour.</b> Append-only: each entry is written at the end of the file and fsynced before its
+ * abort marker is written to the segment, so every marker on disk has its entry (a crash between the two leaves an
+ * entry without a marker, which recovery removes). After an unclean stop the partition replays the batches after its
+ * producer snapshot and rebuilds the entries of the markers it replays ({@link #truncateFrom}, which only shortens the
+ * file, then {@link #append} again); entries before the snapshot were fsynced with their markers. Reading stops at the
+ * first impossible entry (a marker not after its transaction's first record, or not after the entry before it): a
+ * zero-filled or torn tail.
  *
  * <p>Thread-safety: one writer (the partition's append lock), any number of readers of {@link #entries()}.
  */
@@ -53,7 +55,7 @@ final class TransactionIndex {
                     long producerId = content.getLong();
                     long first = content.getLong();
                     long last = content.getLong();
-                    if (producerId < 0 || first < 0 || last < first || last <= lastMarker) {
+                    if (producerId < 0 || first < 0 || last <= first || last <= lastMarker) {
                         break;
                     }
                     index.entries.add(new AbortedTxn(producerId, first, last));
@@ -74,45 +76,67 @@ final class TransactionIndex {
         return entries.isEmpty();
     }
 
+    /** Adds the entry at the end of the file and fsyncs it; only then is it listed. */
     void append(AbortedTxn aborted) {
+        write(List.of(aborted), (long) entries.size() * ENTRY_SIZE);
         entries.add(aborted);
-        rewrite();
     }
 
     /** Forgets the entries whose marker is at or after {@code offset}: recovery replays them again. */
     void truncateFrom(long offset) {
-        if (entries.removeIf(e -> e.lastOffset() >= offset)) {
-            rewrite();
+        int keep = 0;
+        while (keep < entries.size() && entries.get(keep).lastOffset() < offset) {
+            keep++;
+        }
+        if (keep < entries.size() || fileSize() > (long) keep * ENTRY_SIZE) {
+            entries.subList(keep, entries.size()).clear();
+            try {
+                channel().truncate((long) keep * ENTRY_SIZE);
+                channel.force(true);
+            } catch (IOException e) {
+                throw new LogStorageException("Cannot truncate " + path, e);
+            }
         }
     }
 
-    /** Replaces the entries with {@code copy}'s: a compacted segment keeps the aborted transactions of its original. */
+    /** Gives a new (compaction output) index the entries of {@code copy}: a compacted segment keeps its aborts. */
     void copyFrom(TransactionIndex copy) {
-        entries.clear();
-        entries.addAll(copy.entries);
-        if (!entries.isEmpty()) {
-            rewrite();
+        if (!copy.entries.isEmpty()) {
+            write(copy.entries, (long) entries.size() * ENTRY_SIZE);
+            entries.addAll(copy.entries);
         }
     }
 
-    private void rewrite() {
-        ByteBuffer buf = ByteBuffer.allocate(entries.size() * ENTRY_SIZE);
-        for (AbortedTxn e : entries) {
+    private void write(List<AbortedTxn> added, long position) {
+        ByteBuffer buf = ByteBuffer.allocate(added.size() * ENTRY_SIZE);
+        for (AbortedTxn e : added) {
             buf.putLong(e.producerId()).putLong(e.firstOffset()).putLong(e.lastOffset());
         }
         buf.flip();
         try {
-            if (channel == null) {
-                channel =
-                        files.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
-            }
-            channel.truncate(0);
-            long position = 0;
+            FileChannel ch = channel();
+            long at = position;
             while (buf.hasRemaining()) {
-                position += channel.write(buf, position);
+                at += ch.write(buf, at);
             }
+            ch.force(true);
         } catch (IOException e) {
             throw new LogStorageException("Cannot write " + path, e);
+        }
+    }
+
+    private FileChannel channel() throws IOException {
+        if (channel == null) {
+            channel = files.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        }
+        return channel;
+    }
+
+    private long fileSize() {
+        try {
+            return channel != null ? channel.size() : Files.exists(path) ? Files.size(path) : 0;
+        } catch (IOException e) {
+            throw new LogStorageException("Cannot read the size of " + path, e);
         }
     }
 

@@ -140,6 +140,7 @@ public final class Broker implements Closeable {
     private final RequestMemory requestMemory;
     private final ExecutorService flusher;
     private final ScheduledExecutorService scheduler;
+    private final ScheduledExecutorService transactionTimers;
     private final LogCleaner cleaner;
     private final RequestDispatcher dispatcher;
     private final PartitionLog offsetsLog;
@@ -295,6 +296,16 @@ public final class Broker implements Closeable {
             long interval = config.retentionCheckIntervalMs();
             scheduler.scheduleWithFixedDelay(this::housekeeping, interval, interval, TimeUnit.MILLISECONDS);
             scheduler.scheduleWithFixedDelay(this::groupTimers, 100, 100, TimeUnit.MILLISECONDS);
+            // Ending a transaction waits for its markers' fsyncs: on a thread of its own, never holding up the
+            // groups' deadlines or housekeeping.
+            this.transactionTimers = opened(
+                    "transaction timers",
+                    Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform()
+                            .name("broker-transaction-timers")
+                            .daemon(true)
+                            .factory()),
+                    Broker::stopScheduler);
+            transactionTimers.scheduleWithFixedDelay(this::transactionTimers, 100, 100, TimeUnit.MILLISECONDS);
 
             if (config.metricsPort() < 0) {
                 this.metrics = null;
@@ -556,9 +567,18 @@ public final class Broker implements Closeable {
     private void groupTimers() {
         try {
             groups.tick();
-            transactions.tick();
         } catch (RuntimeException e) {
             log.atError().setCause(e).log("Group coordinator timers failed; they run again in 100 ms");
+        } catch (Error e) {
+            FatalErrors.stop(Thread.currentThread(), e);
+        }
+    }
+
+    private void transactionTimers() {
+        try {
+            transactions.tick();
+        } catch (RuntimeException e) {
+            log.atError().setCause(e).log("Transaction timers failed; they run again in 100 ms");
         } catch (Error e) {
             FatalErrors.stop(Thread.currentThread(), e);
         }

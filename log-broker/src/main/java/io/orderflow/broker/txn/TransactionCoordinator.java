@@ -79,6 +79,13 @@ public final class TransactionCoordinator {
     private static final class Entry {
         final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
         volatile TransactionMetadata metadata;
+        /**
+         * The producer id and epoch the last InitProducerId with an expected epoch (KIP-360) bumped from, so that its
+         * retry (the answer lost) gets the same answer instead of being fenced; not kept across restarts.
+         */
+        long bumpedFromProducerId = -1;
+
+        short bumpedFromEpoch = -1;
 
         Entry(TransactionMetadata metadata) {
             this.metadata = metadata;
@@ -108,12 +115,19 @@ public final class TransactionCoordinator {
         int aborted = 0;
         for (Entry entry : byId.values()) {
             TransactionMetadata m = entry.metadata;
-            if (m.state().isPrepared()) {
-                withWriteLock(entry, () -> complete(entry));
-                completed++;
-            } else if (m.state() == TransactionState.ONGOING) {
-                withWriteLock(entry, () -> abortFencing(entry));
-                aborted++;
+            try {
+                if (m.state().isPrepared()) {
+                    withWriteLock(entry, () -> complete(entry));
+                    completed++;
+                } else if (m.state() == TransactionState.ONGOING) {
+                    withWriteLock(entry, () -> abortFencing(entry));
+                    aborted++;
+                }
+            } catch (RuntimeException e) {
+                log.atWarn()
+                        .setCause(e)
+                        .addKeyValue("transactionalId", m.transactionalId())
+                        .log("Could not settle a transaction at start-up; the timer tries again");
             }
         }
         log.atInfo()
@@ -152,13 +166,28 @@ public final class TransactionCoordinator {
                 return new ProducerIdAndEpoch(Errors.NONE, fresh.producerId(), fresh.producerEpoch());
             }
             if (expectedProducerId >= 0
+                    && expectedProducerId == entry.bumpedFromProducerId
+                    && expectedEpoch == entry.bumpedFromEpoch
+                    && m.state() == TransactionState.EMPTY) {
+                return new ProducerIdAndEpoch(Errors.NONE, m.producerId(), m.producerEpoch()); // a retry, as Kafka
+            }
+            if (expectedProducerId >= 0
                     && (expectedProducerId != m.producerId() || expectedEpoch != m.producerEpoch())) {
                 return new ProducerIdAndEpoch(fenced(version, 4), -1, (short) -1);
             }
-            if (m.state().isPrepared()) {
-                complete(entry);
-            } else if (m.state() == TransactionState.ONGOING) {
-                abortFencing(entry);
+            try {
+                if (m.state().isPrepared()) {
+                    complete(entry);
+                } else if (m.state() == TransactionState.ONGOING) {
+                    abortFencing(entry);
+                }
+            } catch (RuntimeException e) {
+                // Decided, its markers not all written: the producer retries while the timer finishes them.
+                log.atWarn()
+                        .setCause(e)
+                        .addKeyValue("transactionalId", transactionalId)
+                        .log("Could not end the open transaction for InitProducerId");
+                return new ProducerIdAndEpoch(Errors.CONCURRENT_TRANSACTIONS, -1, (short) -1);
             }
             TransactionMetadata current = entry.metadata;
             boolean exhausted = current.producerEpoch() >= Short.MAX_VALUE - 1;
@@ -169,6 +198,8 @@ public final class TransactionCoordinator {
                             clock.millis())
                     .completed(TransactionState.EMPTY, clock.millis());
             persist(entry, next);
+            entry.bumpedFromProducerId = expectedProducerId >= 0 ? expectedProducerId : -1;
+            entry.bumpedFromEpoch = expectedProducerId >= 0 ? expectedEpoch : -1;
             return new ProducerIdAndEpoch(Errors.NONE, next.producerId(), next.producerEpoch());
         });
     }
@@ -229,7 +260,9 @@ public final class TransactionCoordinator {
                             m.with(
                                     commit ? TransactionState.PREPARE_COMMIT : TransactionState.PREPARE_ABORT,
                                     clock.millis()));
-                    complete(entry);
+                    // Decided and durable: whatever happens to the markers now, the answer is the decision's, and
+                    // the timer finishes what this could not.
+                    completeOrLeaveToTimer(entry);
                     yield Errors.NONE;
                 }
                 // A retry of an EndTxn that completed: the same answer.
@@ -239,8 +272,8 @@ public final class TransactionCoordinator {
                     if (!same) {
                         yield Errors.INVALID_TXN_STATE;
                     }
-                    complete(entry); // its markers failed before; try again
-                    yield Errors.NONE;
+                    // Its markers failed before: try again; if they fail again, the client retries.
+                    yield completeOrLeaveToTimer(entry) ? Errors.NONE : Errors.CONCURRENT_TRANSACTIONS;
                 }
                 case EMPTY -> Errors.INVALID_TXN_STATE;
             };
@@ -352,6 +385,11 @@ public final class TransactionCoordinator {
         }
     }
 
+    /** True when {@code producerId} belongs to a transactional id: no idempotent producer may claim it. */
+    public boolean ownsProducerId(long producerId) {
+        return byProducerId.containsKey(producerId);
+    }
+
     /** The metadata of {@code transactionalId}, for DescribeTransactions. */
     public Optional<TransactionMetadata> describe(String transactionalId) {
         Entry entry = byId.get(transactionalId);
@@ -397,6 +435,20 @@ public final class TransactionCoordinator {
                 m.withProducer(m.producerId(), epoch, m.timeoutMs(), clock.millis())
                         .with(TransactionState.PREPARE_ABORT, clock.millis()));
         complete(entry);
+    }
+
+    /** {@link #complete}, logging a failure for the timer to retry; true when the transaction is complete. */
+    private boolean completeOrLeaveToTimer(Entry entry) {
+        try {
+            complete(entry);
+            return true;
+        } catch (RuntimeException e) {
+            log.atWarn()
+                    .setCause(e)
+                    .addKeyValue("transactionalId", entry.metadata.transactionalId())
+                    .log("Could not write a decided transaction's markers; the timer tries again");
+            return false;
+        }
     }
 
     /** Writes the prepared transaction's markers, waits until they are durable, then records it complete. */
@@ -445,18 +497,21 @@ public final class TransactionCoordinator {
                         commit ? TransactionState.COMPLETE_COMMIT : TransactionState.COMPLETE_ABORT, clock.millis()));
     }
 
-    /** Writes {@code next} to the log, waits until it is durable, then makes it current. */
+    /**
+     * Writes {@code next} to the log, waits until it is durable, then makes it current.
+     *
+     * @throws TransactionLogUnavailableException when it could not be made durable; nothing changed
+     */
     private void persist(Entry entry, TransactionMetadata next) {
-        CompletableFuture<Void> durable = txnLog.write(next);
         try {
-            durable.get(MARKER_WAIT_MS, TimeUnit.MILLISECONDS);
+            txnLog.write(next).get(MARKER_WAIT_MS, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("the transaction log was not durable in time");
+            throw new TransactionLogUnavailableException(next.transactionalId(), e.getCause());
+        } catch (TimeoutException | RuntimeException e) {
+            throw new TransactionLogUnavailableException(next.transactionalId(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while writing the transaction log", e);
+            throw new TransactionLogUnavailableException(next.transactionalId(), e);
         }
         TransactionMetadata previous = entry.metadata;
         entry.metadata = next;

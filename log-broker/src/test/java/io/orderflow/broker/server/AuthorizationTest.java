@@ -154,6 +154,32 @@ class AuthorizationTest {
     }
 
     @Test
+    void aTransactionalProducerNeedsWriteOnItsTransactionalId() throws Exception {
+        Map<String, Object> settings = new HashMap<>(alice());
+        settings.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "alice-tx");
+        try (KafkaProducer<String, String> producer = producer(settings)) {
+            assertThatThrownBy(producer::initTransactions)
+                    .isInstanceOf(org.apache.kafka.common.errors.TransactionalIdAuthorizationException.class);
+        }
+        try (Admin admin = admin()) {
+            admin.createAcls(List.of(allow(
+                            "User:alice",
+                            ResourceType.TRANSACTIONAL_ID,
+                            "alice-tx",
+                            PatternType.LITERAL,
+                            AclOperation.WRITE)))
+                    .all()
+                    .get(15, TimeUnit.SECONDS);
+        }
+        try (KafkaProducer<String, String> producer = producer(settings)) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>("granted", "k", "in-alice-tx"));
+            producer.commitTransaction();
+        }
+    }
+
+    @Test
     void aPrincipalReadsOnlyWhatItMayReadAndDenyWinsOverAPrefixAllow() {
         try (KafkaConsumer<String, String> consumer = consumer(alice(), null)) {
             consumer.assign(List.of(new TopicPartition("orders-a", 0)));

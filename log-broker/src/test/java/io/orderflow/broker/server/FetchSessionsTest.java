@@ -161,7 +161,9 @@ class FetchSessionsTest {
         int unknown = id == Integer.MAX_VALUE ? 1 : id + 1;
         assertThat(Errors.forCode(fetch(session(unknown, 1), V12).errorCode()))
                 .isEqualTo(Errors.FETCH_SESSION_ID_NOT_FOUND);
-        assertThat(Errors.forCode(fetch(session(0, 3), V12).errorCode())).isEqualTo(Errors.INVALID_FETCH_SESSION_EPOCH);
+        assertThat(Errors.forCode(fetch(session(0, 3), V12).errorCode()))
+                .as("no session has id 0")
+                .isEqualTo(Errors.FETCH_SESSION_ID_NOT_FOUND);
 
         FetchResponseData closing = fetch(session(id, -1).setTopics(List.of(topic(List.of(0), 0))), V12);
         assertThat(closing.sessionId()).as("a sessionless full fetch").isZero();

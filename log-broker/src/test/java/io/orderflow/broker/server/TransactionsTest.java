@@ -142,13 +142,26 @@ class TransactionsTest {
             producer.initTransactions();
             producer.beginTransaction();
             producer.send(new ProducerRecord<>(TOPIC, 0, "k", "pending")).get();
+            producer.send(new ProducerRecord<>(TOPIC, 1, "k", "pending-1")).get();
             assertThat(endOffset(P0, IsolationLevel.READ_UNCOMMITTED)).isEqualTo(2);
             assertThat(endOffset(P0, IsolationLevel.READ_COMMITTED)).isEqualTo(1);
             assertThat(readAll(IsolationLevel.READ_COMMITTED)).containsExactly("before");
+            try (Admin admin = broker.admin()) {
+                for (IsolationLevel isolation : IsolationLevel.values()) {
+                    long byTime = admin.listOffsets(
+                                    Map.of(P1, OffsetSpec.forTimestamp(0)), new ListOffsetsOptions(isolation))
+                            .partitionResult(P1)
+                            .get(10, TimeUnit.SECONDS)
+                            .offset();
+                    assertThat(byTime)
+                            .as("%s by timestamp on a partition holding only the open transaction", isolation)
+                            .isEqualTo(isolation == IsolationLevel.READ_COMMITTED ? -1 : 0);
+                }
+            }
             producer.commitTransaction();
         }
         assertThat(endOffset(P0, IsolationLevel.READ_COMMITTED)).isEqualTo(3); // the data and its marker
-        assertThat(readAll(IsolationLevel.READ_COMMITTED)).containsExactly("before", "pending");
+        assertThat(readAll(IsolationLevel.READ_COMMITTED)).containsExactlyInAnyOrder("before", "pending", "pending-1");
     }
 
     @Test
@@ -207,6 +220,40 @@ class TransactionsTest {
     }
 
     @Test
+    void aPlainCommitAfterATransactionalOneWinsWhenTheTransactionCommits() throws Exception {
+        try (KafkaProducer<String, String> producer = transactional("late-offsets-tx");
+                Admin admin = broker.admin()) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>(TOPIC, 1, "k", "v"));
+            producer.sendOffsetsToTransaction(
+                    Map.of(P0, new OffsetAndMetadata(5)),
+                    new org.apache.kafka.clients.consumer.ConsumerGroupMetadata("mixed"));
+            admin.alterConsumerGroupOffsets("mixed", Map.of(P0, new OffsetAndMetadata(9)))
+                    .all()
+                    .get(10, TimeUnit.SECONDS);
+            producer.commitTransaction();
+            assertThat(admin.listConsumerGroupOffsets("mixed")
+                            .partitionsToOffsetAndMetadata()
+                            .get(10, TimeUnit.SECONDS)
+                            .get(P0)
+                            .offset())
+                    .as("the commit written after the transaction's offsets stays")
+                    .isEqualTo(9);
+        }
+        broker.restart();
+        try (Admin admin = broker.admin()) {
+            assertThat(admin.listConsumerGroupOffsets("mixed")
+                            .partitionsToOffsetAndMetadata()
+                            .get(10, TimeUnit.SECONDS)
+                            .get(P0)
+                            .offset())
+                    .as("and the replay after a restart says the same")
+                    .isEqualTo(9);
+        }
+    }
+
+    @Test
     void aTransactionOpenPastItsTimeoutIsAbortedAndItsProducerFenced() throws Exception {
         try (KafkaProducer<String, String> producer = transactional("slow-tx", 1_000)) {
             producer.initTransactions();
@@ -258,6 +305,40 @@ class TransactionsTest {
             again.commitTransaction();
         }
         assertThat(readAll(IsolationLevel.READ_COMMITTED)).containsExactlyInAnyOrder("kept", "after-restart");
+    }
+
+    @Test
+    void aRetriedEpochBumpGetsTheSameAnswerAndAnOlderEpochIsFenced() throws Exception {
+        try (io.orderflow.frames.WireClient client =
+                io.orderflow.frames.WireClient.connect(broker.broker().port())) {
+            var first = initProducerId(client, 1, -1, (short) -1);
+            var bumped = initProducerId(client, 2, first.producerId(), first.producerEpoch());
+            assertThat(bumped.producerId()).isEqualTo(first.producerId());
+            assertThat(bumped.producerEpoch()).isEqualTo((short) (first.producerEpoch() + 1));
+            var retried = initProducerId(client, 3, first.producerId(), first.producerEpoch());
+            assertThat(org.apache.kafka.common.protocol.Errors.forCode(retried.errorCode()))
+                    .as("the retry of a bump whose answer was lost")
+                    .isEqualTo(org.apache.kafka.common.protocol.Errors.NONE);
+            assertThat(retried.producerEpoch()).isEqualTo(bumped.producerEpoch());
+            var again = initProducerId(client, 4, bumped.producerId(), bumped.producerEpoch());
+            assertThat(again.producerEpoch()).isEqualTo((short) (bumped.producerEpoch() + 1));
+            var stale = initProducerId(client, 5, first.producerId(), first.producerEpoch());
+            assertThat(org.apache.kafka.common.protocol.Errors.forCode(stale.errorCode()))
+                    .isEqualTo(org.apache.kafka.common.protocol.Errors.PRODUCER_FENCED);
+        }
+    }
+
+    private static org.apache.kafka.common.message.InitProducerIdResponseData initProducerId(
+            io.orderflow.frames.WireClient client, int correlationId, long producerId, short epoch) throws Exception {
+        var data = new org.apache.kafka.common.message.InitProducerIdRequestData()
+                .setTransactionalId("bumped-tx")
+                .setTransactionTimeoutMs(60_000)
+                .setProducerId(producerId)
+                .setProducerEpoch(epoch);
+        var header = client.send(
+                VersionedExchanges.request(org.apache.kafka.common.protocol.ApiKeys.INIT_PRODUCER_ID, data, (short) 5),
+                correlationId);
+        return ((org.apache.kafka.common.requests.InitProducerIdResponse) client.receive(header)).data();
     }
 
     @Test
