@@ -7,6 +7,10 @@
 //                                                       "<partition> <offset> <key> <value>" per record, commits after
 //                                                       each record, and on SIGTERM leaves the group and exits 0
 //   node client.js topics <bootstrap>                   prints the name of every topic, one per line
+//   node client.js transact <bootstrap> <topic>         reads "commit|abort key value" lines from stdin; each line is
+//                                                       one transaction of one record (transactional id
+//                                                       orderflow-kafkajs-tx), committed or aborted as it says; prints
+//                                                       "committed N aborted M" once all are done
 //
 // With SASL_MECHANISM (SCRAM-SHA-256 or SCRAM-SHA-512), SASL_USERNAME, SASL_PASSWORD and SSL_CA_LOCATION (a PEM file
 // of the CA to trust) in the environment it connects with TLS and logs in (SASL_SSL); without them, in plain text.
@@ -77,6 +81,38 @@ async function consume() {
   });
 }
 
+async function transact() {
+  const lines = [];
+  for await (const line of readline.createInterface({ input: process.stdin })) {
+    if (line.trim() !== '') {
+      const [outcome, key, ...value] = line.split(' ');
+      lines.push({ outcome, key, value: value.join(' ') });
+    }
+  }
+  const producer = kafka.producer({
+    transactionalId: 'orderflow-kafkajs-tx',
+    idempotent: true,
+    maxInFlightRequests: 1,
+    allowAutoTopicCreation: true,
+  });
+  await producer.connect();
+  let committed = 0;
+  let aborted = 0;
+  for (const { outcome, key, value } of lines) {
+    const transaction = await producer.transaction();
+    await transaction.send({ topic, acks: -1, messages: [{ key, value }] });
+    if (outcome === 'commit') {
+      await transaction.commit();
+      committed++;
+    } else {
+      await transaction.abort();
+      aborted++;
+    }
+  }
+  await producer.disconnect();
+  out(`committed ${committed} aborted ${aborted}`);
+}
+
 async function topics() {
   const admin = kafka.admin();
   await admin.connect();
@@ -86,9 +122,9 @@ async function topics() {
   await admin.disconnect();
 }
 
-const roles = { produce, consume, topics };
+const roles = { produce, consume, topics, transact };
 if (!roles[mode]) {
-  process.stderr.write(`usage: node client.js produce|consume|topics <bootstrap> [topic] [group]\n`);
+  process.stderr.write(`usage: node client.js produce|consume|topics|transact <bootstrap> [topic] [group]\n`);
   process.exit(2);
 }
 roles[mode]().catch((e) => {

@@ -94,6 +94,23 @@ final class KafkaJs implements ForeignClient {
                 "");
     }
 
+    /**
+     * KafkaJS's transactional producer: each of {@code lines} ({@code commit|abort key value}) is one transaction of one
+     * record, committed or aborted as it says; returns once all are done.
+     */
+    void transact(Connection broker, String topic, List<String> lines, Path workDir) {
+        ClientProcess.startProducer(
+                        "kafkajs-transactions",
+                        List.of("node", dir.resolve("client.js").toString(), "transact", broker.bootstrap(), topic),
+                        workDir,
+                        broker.environment(ENV),
+                        lines)
+                .awaitSuccess(Duration.ofMinutes(2))
+                .assertPrinted("committed "
+                        + lines.stream().filter(l -> l.startsWith("commit ")).count() + " aborted "
+                        + lines.stream().filter(l -> l.startsWith("abort ")).count());
+    }
+
     /** The names of the broker's topics, as KafkaJS's admin client lists them. */
     List<String> topics(Connection broker, Path workDir) {
         return ClientProcess.start(
