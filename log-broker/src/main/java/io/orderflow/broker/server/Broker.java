@@ -213,7 +213,10 @@ public final class Broker implements Closeable {
                     producerIds,
                     clock,
                     TransactionCoordinator.DEFAULT_MAX_TIMEOUT_MS);
-            transactions.start();
+            // Open transactions survive a clean stop; after a crash they are aborted (TransactionCoordinator).
+            transactions.start(transactionStateLog.recoveredCleanly()
+                    && offsetsLog.recoveredCleanly()
+                    && logs.partitions().stream().allMatch(PartitionLog::recoveredCleanly));
             logRecovery(System.nanoTime() - startedNanos);
 
             Path securityDir = config.dataDir().resolve("security");

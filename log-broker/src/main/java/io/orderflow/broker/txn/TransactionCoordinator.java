@@ -38,10 +38,12 @@ import org.slf4j.LoggerFactory;
  * until all are durable, and records COMPLETE_COMMIT (or COMPLETE_ABORT). The producer is answered after the markers
  * are durable, so a {@code read_committed} consumer can read the transaction once the producer's commit returned.
  *
- * <p><b>After a crash</b> {@link #start} replays the log: a transaction found prepared is completed (its markers
- * written again; a marker that was already written is written twice, which consumers and the log ignore), and a
- * transaction found open is aborted with its producer's epoch bumped, so the producer that had it open is fenced
- * rather than left to commit a transaction whose unacknowledged writes a crash may have taken.
+ * <p><b>After a restart</b> {@link #start} replays the log. A transaction found prepared is completed (its markers
+ * written again; a marker that was already written is written twice, which consumers and the log ignore). A
+ * transaction found open stays open after a clean stop, as Kafka keeps it: its producer may go on and commit it, and
+ * its timeout still counts from its start. After an unclean stop (kill -9, power loss) it is aborted with its
+ * producer's epoch bumped, so the producer that had it open is fenced rather than left to commit a transaction whose
+ * writes a topic with a relaxed flush policy may have lost.
  *
  * <p><b>Fencing.</b> Each InitProducerId for a transactional id bumps its epoch (aborting an open transaction
  * first); requests and markers of an older epoch are refused (PRODUCER_FENCED, or INVALID_PRODUCER_EPOCH for versions
@@ -107,8 +109,11 @@ public final class TransactionCoordinator {
         this.maxTimeoutMs = maxTimeoutMs;
     }
 
-    /** Replays the log and settles what a crash left: prepared transactions completed, open ones aborted. */
-    public void start() {
+    /**
+     * Replays the log and settles what a stop left: prepared transactions completed; open ones aborted unless
+     * {@code afterCleanStop} (every log of the broker was closed cleanly).
+     */
+    public void start(boolean afterCleanStop) {
         Map<String, TransactionMetadata> replayed = txnLog.replay();
         replayed.values().forEach(this::register);
         int completed = 0;
@@ -119,7 +124,7 @@ public final class TransactionCoordinator {
                 if (m.state().isPrepared()) {
                     withWriteLock(entry, () -> complete(entry));
                     completed++;
-                } else if (m.state() == TransactionState.ONGOING) {
+                } else if (m.state() == TransactionState.ONGOING && !afterCleanStop) {
                     withWriteLock(entry, () -> abortFencing(entry));
                     aborted++;
                 }
@@ -134,6 +139,7 @@ public final class TransactionCoordinator {
                 .addKeyValue("transactionalIds", byId.size())
                 .addKeyValue("preparedCompleted", completed)
                 .addKeyValue("openAborted", aborted)
+                .addKeyValue("afterCleanStop", afterCleanStop)
                 .log("Loaded the transactions");
     }
 

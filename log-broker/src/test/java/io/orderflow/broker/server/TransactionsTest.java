@@ -273,8 +273,18 @@ class TransactionsTest {
         assertThat(endOffset(P0, IsolationLevel.READ_COMMITTED)).isEqualTo(2);
     }
 
+    /** Removes every clean-shutdown marker under the data directory: the next start recovers as after a crash. */
+    private void forgetTheCleanStop() throws Exception {
+        try (var paths = java.nio.file.Files.walk(dataDir)) {
+            for (Path p : paths.filter(p -> p.getFileName().toString().equals("clean-shutdown"))
+                    .toList()) {
+                java.nio.file.Files.delete(p);
+            }
+        }
+    }
+
     @Test
-    void aRestartAbortsTheTransactionsItFindsOpenAndKeepsTheCommittedOnes() throws Exception {
+    void aCrashAbortsTheTransactionsFoundOpenFencingTheirProducers() throws Exception {
         KafkaProducer<String, String> producer = transactional("restart-tx");
         try {
             producer.initTransactions();
@@ -282,12 +292,13 @@ class TransactionsTest {
             producer.send(new ProducerRecord<>(TOPIC, 0, "k", "kept"));
             producer.commitTransaction();
             producer.beginTransaction();
-            producer.send(new ProducerRecord<>(TOPIC, 0, "k", "open-at-restart"))
-                    .get();
+            producer.send(new ProducerRecord<>(TOPIC, 0, "k", "open-at-crash")).get();
         } finally {
             producer.close(Duration.ZERO);
         }
-        broker.restart();
+        broker.close();
+        forgetTheCleanStop();
+        broker = TestBroker.start(dataDir);
         assertThat(readAll(IsolationLevel.READ_COMMITTED)).containsExactly("kept");
         try (Admin admin = broker.admin()) {
             TransactionDescription d = admin.describeTransactions(List.of("restart-tx"))
@@ -305,6 +316,25 @@ class TransactionsTest {
             again.commitTransaction();
         }
         assertThat(readAll(IsolationLevel.READ_COMMITTED)).containsExactlyInAnyOrder("kept", "after-restart");
+    }
+
+    @Test
+    void aCleanRestartKeepsAnOpenTransactionForItsProducerToCommit() throws Exception {
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        broker.close();
+        broker = TestBroker.start(dataDir, Map.of("port", Integer.toString(port)));
+        try (KafkaProducer<String, String> producer = transactional("rolling-tx")) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>(TOPIC, 0, "k", "before-restart")).get();
+            broker.restart(); // a clean stop and start, on the same port
+            producer.send(new ProducerRecord<>(TOPIC, 1, "k", "after-restart")).get();
+            producer.commitTransaction();
+        }
+        assertThat(readAll(IsolationLevel.READ_COMMITTED)).containsExactlyInAnyOrder("before-restart", "after-restart");
     }
 
     @Test

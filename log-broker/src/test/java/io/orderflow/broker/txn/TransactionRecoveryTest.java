@@ -80,6 +80,13 @@ class TransactionRecoveryTest {
             crashAfter(decided.equals("commit"), markersWritten);
         }
 
+        // What a crash leaves: no clean-shutdown marker anywhere (after a clean stop an open transaction stays open).
+        try (var paths = java.nio.file.Files.walk(dataDir)) {
+            for (Path p : paths.filter(p -> p.getFileName().toString().equals("clean-shutdown"))
+                    .toList()) {
+                java.nio.file.Files.delete(p);
+            }
+        }
         broker = TestBroker.start(dataDir);
         try {
             List<String> read = readCommitted(broker);
