@@ -4,7 +4,6 @@ import io.orderflow.broker.log.InvalidProducerEpochException;
 import io.orderflow.broker.log.LogConfig;
 import io.orderflow.broker.log.LogException;
 import io.orderflow.broker.log.LogFiles;
-import io.orderflow.broker.log.LogReadResult;
 import io.orderflow.broker.log.LogStorageException;
 import io.orderflow.broker.log.PartitionLog;
 import io.orderflow.broker.log.RecordBatchTooLargeException;
@@ -57,8 +56,6 @@ public final class GroupStore {
     public static final String TOPIC = "__consumer_offsets";
     /** Kafka's {@code offsets.topic.segment.bytes}: small segments, so the cleaner (sealed segments only) runs. */
     public static final int SEGMENT_BYTES = 100 * 1024 * 1024;
-
-    private static final int REPLAY_READ_BYTES = 1024 * 1024;
 
     private final PartitionLog partition;
     private final Clock clock;
@@ -197,57 +194,41 @@ public final class GroupStore {
 
     /** Hands every record from the log start to the log end to {@code sink}, oldest first. */
     void replay(ReplaySink sink) {
-        long next = partition.logStartOffset();
-        long end = partition.logEndOffset();
-        long count = 0;
-        while (next < end) {
-            LogReadResult result = partition.read(next, REPLAY_READ_BYTES, true);
-            if (result.records().isEmpty()) {
-                break;
-            }
-            long before = next;
-            for (RecordBatch batch :
-                    MemoryRecords.readableRecords(result.records().read()).batches()) {
-                if (batch.isControlBatch()) {
-                    if (batch.nextOffset() > next && batch.hasProducerId()) {
-                        for (Record record : batch) {
-                            ControlRecordType type = ControlRecordType.parse(record.key());
-                            if (type == ControlRecordType.COMMIT || type == ControlRecordType.ABORT) {
-                                sink.marker(batch.producerId(), type == ControlRecordType.COMMIT);
-                            }
+        long start = partition.logStartOffset();
+        long[] count = {0};
+        partition.forEachBatch(batch -> {
+            if (batch.isControlBatch()) {
+                if (batch.hasProducerId()) {
+                    for (Record record : batch) {
+                        ControlRecordType type = ControlRecordType.parse(record.key());
+                        if (type == ControlRecordType.COMMIT || type == ControlRecordType.ABORT) {
+                            sink.marker(batch.producerId(), type == ControlRecordType.COMMIT);
                         }
                     }
-                    next = Math.max(next, batch.nextOffset());
+                }
+                return;
+            }
+            long producerId = batch.isTransactional() ? batch.producerId() : RecordBatch.NO_PRODUCER_ID;
+            for (Record record : batch) {
+                if (record.offset() < start || !record.hasKey()) {
                     continue;
                 }
-                long producerId = batch.isTransactional() ? batch.producerId() : RecordBatch.NO_PRODUCER_ID;
-                for (Record record : batch) {
-                    if (record.offset() < next || !record.hasKey()) {
-                        continue;
-                    }
-                    try {
-                        sink.record(
-                                GroupRecordCodec.decode(record.key(), record.value()), producerId, batch.nextOffset());
-                        count++;
-                    } catch (IllegalArgumentException e) {
-                        log.atWarn()
-                                .addKeyValue("topic", TOPIC)
-                                .addKeyValue("offset", record.offset())
-                                .addKeyValue("problem", e.getMessage())
-                                .log("Skipping an unreadable group record");
-                    }
+                try {
+                    sink.record(GroupRecordCodec.decode(record.key(), record.value()), producerId, batch.nextOffset());
+                    count[0]++;
+                } catch (IllegalArgumentException e) {
+                    log.atWarn()
+                            .addKeyValue("topic", TOPIC)
+                            .addKeyValue("offset", record.offset())
+                            .addKeyValue("problem", e.getMessage())
+                            .log("Skipping an unreadable group record");
                 }
-                next = Math.max(next, batch.nextOffset());
             }
-            if (next == before) {
-                throw new IllegalStateException(
-                        "Replay of " + partition.name() + " made no progress at offset " + next);
-            }
-        }
+        });
         log.atInfo()
                 .addKeyValue("topic", TOPIC)
-                .addKeyValue("records", count)
-                .addKeyValue("endOffset", end)
+                .addKeyValue("records", count[0])
+                .addKeyValue("endOffset", partition.logEndOffset())
                 .log("Replayed the group records");
     }
 }

@@ -49,6 +49,8 @@ public final class PartitionLog implements Closeable {
     private static final String DELETED_SUFFIX = ".deleted";
     /** Kafka's {@code producer.id.expiration.ms} default: a producer silent this long is forgotten. */
     static final long PRODUCER_ID_EXPIRATION_MS = 24L * 60 * 60 * 1000;
+    /** How much {@link #forEachBatch} reads at a time. */
+    private static final int REPLAY_READ_BYTES = 1024 * 1024;
 
     private final String name;
     /** {@link #name} split for log events: {@code orders-3} is topic {@code orders}, partition 3. */
@@ -516,6 +518,35 @@ public final class PartitionLog implements Closeable {
         }
         List<AbortedTxn> aborted = committed && !region.isEmpty() ? abortedTransactions(offset, limit) : List.of();
         return new LogReadResult(region, hw, lso, start, end, aborted);
+    }
+
+    /**
+     * Hands every batch from the log start to the log end to {@code action}, oldest first, each once, reading up to the
+     * log end (not only the high watermark): how a coordinator replays its internal topic at start-up. The first batch
+     * may hold records before the log start (after DeleteRecords); the caller skips those.
+     *
+     * @throws IllegalStateException when a read makes no progress (a damaged log the reads cannot get past)
+     */
+    public void forEachBatch(java.util.function.Consumer<org.apache.kafka.common.record.internal.RecordBatch> action) {
+        long next = logStartOffset;
+        long end = logEndOffset;
+        while (next < end) {
+            LogReadResult result = read(next, REPLAY_READ_BYTES, true);
+            if (result.records().isEmpty()) {
+                return;
+            }
+            long before = next;
+            for (org.apache.kafka.common.record.internal.RecordBatch batch :
+                    MemoryRecords.readableRecords(result.records().read()).batches()) {
+                if (batch.nextOffset() > next) {
+                    action.accept(batch);
+                    next = batch.nextOffset();
+                }
+            }
+            if (next == before) {
+                throw new IllegalStateException("Reading " + name + " from its start made no progress at " + next);
+            }
+        }
     }
 
     public long logStartOffset() {

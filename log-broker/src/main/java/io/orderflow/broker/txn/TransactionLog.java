@@ -2,7 +2,6 @@ package io.orderflow.broker.txn;
 
 import io.orderflow.broker.log.LogConfig;
 import io.orderflow.broker.log.LogFiles;
-import io.orderflow.broker.log.LogReadResult;
 import io.orderflow.broker.log.PartitionLog;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -14,7 +13,6 @@ import java.util.concurrent.Executor;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.Record;
-import org.apache.kafka.common.record.internal.RecordBatch;
 import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,8 +34,6 @@ public final class TransactionLog {
 
     /** The internal topic's name, as in Kafka; its one partition lives in {@code <data>/__transaction_state-0}. */
     public static final String TOPIC = "__transaction_state";
-
-    private static final int REPLAY_READ_BYTES = 1024 * 1024;
 
     private final PartitionLog partition;
     private final Clock clock;
@@ -73,45 +69,32 @@ public final class TransactionLog {
     /** Every transactional id's latest metadata, in the order first seen. */
     Map<String, TransactionMetadata> replay() {
         Map<String, TransactionMetadata> latest = new LinkedHashMap<>();
-        long next = partition.logStartOffset();
-        long end = partition.logEndOffset();
-        while (next < end) {
-            LogReadResult result = partition.read(next, REPLAY_READ_BYTES, true);
-            if (result.records().isEmpty()) {
-                break;
-            }
-            long before = next;
-            for (RecordBatch batch :
-                    MemoryRecords.readableRecords(result.records().read()).batches()) {
-                for (Record record : batch) {
-                    if (record.offset() < next || !record.hasKey()) {
-                        continue;
-                    }
-                    try {
-                        String id = TransactionRecordCodec.decodeKey(record.key());
-                        if (record.hasValue()) {
-                            latest.put(id, TransactionRecordCodec.decodeValue(id, record.value()));
-                        } else {
-                            latest.remove(id);
-                        }
-                    } catch (IllegalArgumentException e) {
-                        log.atWarn()
-                                .addKeyValue("topic", TOPIC)
-                                .addKeyValue("offset", record.offset())
-                                .addKeyValue("problem", e.getMessage())
-                                .log("Skipping an unreadable transaction record");
-                    }
+        long start = partition.logStartOffset();
+        partition.forEachBatch(batch -> {
+            for (Record record : batch) {
+                if (record.offset() < start || !record.hasKey()) {
+                    continue;
                 }
-                next = Math.max(next, batch.nextOffset());
+                try {
+                    String id = TransactionRecordCodec.decodeKey(record.key());
+                    if (record.hasValue()) {
+                        latest.put(id, TransactionRecordCodec.decodeValue(id, record.value()));
+                    } else {
+                        latest.remove(id);
+                    }
+                } catch (IllegalArgumentException e) {
+                    log.atWarn()
+                            .addKeyValue("topic", TOPIC)
+                            .addKeyValue("offset", record.offset())
+                            .addKeyValue("problem", e.getMessage())
+                            .log("Skipping an unreadable transaction record");
+                }
             }
-            if (next == before) {
-                throw new IllegalStateException("Replay of " + partition.name() + " made no progress at " + next);
-            }
-        }
+        });
         log.atInfo()
                 .addKeyValue("topic", TOPIC)
                 .addKeyValue("transactionalIds", latest.size())
-                .addKeyValue("endOffset", end)
+                .addKeyValue("endOffset", partition.logEndOffset())
                 .log("Replayed the transaction log");
         return latest;
     }

@@ -2,39 +2,12 @@ package io.orderflow.broker.handler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneId;
+import io.orderflow.broker.log.ManualClock;
 import java.util.List;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.junit.jupiter.api.Test;
 
 class FetchSessionCacheTest {
-    /** A clock the test moves. */
-    private static final class MovableClock extends Clock {
-        long millis = 1_000_000;
-
-        @Override
-        public long millis() {
-            return millis;
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(millis);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneId.of("UTC");
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-    }
-
     private static List<FetchRequestData.FetchTopic> topics() {
         return List.of(new FetchRequestData.FetchTopic()
                 .setTopic("t")
@@ -43,16 +16,16 @@ class FetchSessionCacheTest {
 
     @Test
     void aFullCacheEvictsOnlyASessionIdleForTheEvictionTime() {
-        MovableClock clock = new MovableClock();
+        ManualClock clock = new ManualClock(1_000_000);
         FetchSessionCache cache = new FetchSessionCache(2, 120_000, clock);
         var first = cache.create(topics()).orElseThrow();
         var second = cache.create(topics()).orElseThrow();
         assertThat(first.id()).isNotEqualTo(second.id());
         assertThat(cache.create(topics())).as("both used just now").isEmpty();
 
-        clock.millis += 60_000;
+        clock.advance(60_000);
         cache.find(second.id()); // used: the first is now the least recently used
-        clock.millis += 60_000;
+        clock.advance(60_000);
         var third = cache.create(topics()).orElseThrow();
         assertThat(cache.find(first.id())).as("evicted after two idle minutes").isEmpty();
         assertThat(cache.find(second.id())).isPresent();
@@ -62,7 +35,7 @@ class FetchSessionCacheTest {
 
     @Test
     void aCacheOfNoSlotsMakesNoSession() {
-        assertThat(new FetchSessionCache(0, 0, new MovableClock()).create(topics()))
+        assertThat(new FetchSessionCache(0, 0, new ManualClock(0)).create(topics()))
                 .isEmpty();
     }
 }
