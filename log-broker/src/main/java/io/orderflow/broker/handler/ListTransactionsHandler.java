@@ -2,8 +2,8 @@ package io.orderflow.broker.handler;
 
 import io.orderflow.broker.txn.TransactionCoordinator;
 import io.orderflow.broker.txn.TransactionMetadata;
+import io.orderflow.broker.txn.TransactionState;
 import java.time.Clock;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -49,8 +49,7 @@ public final class ListTransactionsHandler implements ApiHandler<ListTransaction
         }
         Set<String> states = new HashSet<>();
         for (String name : data.stateFilters()) {
-            if (Arrays.stream(io.orderflow.broker.txn.TransactionState.values())
-                    .anyMatch(s -> s.kafkaName().equals(name))) {
+            if (TransactionState.ofKafkaName(name) != null) {
                 states.add(name);
             } else {
                 response.unknownStateFilters().add(name);

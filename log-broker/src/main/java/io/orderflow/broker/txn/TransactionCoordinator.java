@@ -22,7 +22,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -547,10 +546,5 @@ public final class TransactionCoordinator {
             action.run();
             return null;
         });
-    }
-
-    /** For errors the coordinator answers as Kafka exceptions. */
-    static ApiException error(Errors error, String message) {
-        return error.exception(message);
     }
 }

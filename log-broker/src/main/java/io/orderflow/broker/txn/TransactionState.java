@@ -46,7 +46,7 @@ public enum TransactionState {
     }
 
     /** The state named {@code kafkaName}, for ListTransactions' filter; null when none is. */
-    static TransactionState ofKafkaName(String kafkaName) {
+    public static TransactionState ofKafkaName(String kafkaName) {
         for (TransactionState s : values()) {
             if (s.kafkaName.equals(kafkaName)) {
                 return s;
@@ -57,9 +57,5 @@ public enum TransactionState {
 
     boolean isPrepared() {
         return this == PREPARE_COMMIT || this == PREPARE_ABORT;
-    }
-
-    boolean isComplete() {
-        return this == COMPLETE_COMMIT || this == COMPLETE_ABORT;
     }
 }
