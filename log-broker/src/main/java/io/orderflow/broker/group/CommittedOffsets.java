@@ -120,44 +120,56 @@ final class CommittedOffsets {
      * @return true when the group has no offsets left after these tombstones
      */
     boolean expire(ClassicGroup group, long nowMs, long retentionMs, List<GroupRecord> out) {
-        Map<String, Map<Integer, CommittedOffset>> topics = byGroup.get(group.groupId());
+        if (group.protocolType() == null) {
+            return expire(group.groupId(), -1, group::isSubscribedTo, nowMs, retentionMs, out);
+        } else if (group.isIn(GroupState.EMPTY)) {
+            return expire(group.groupId(), group.stateTimestampMs(), group::isSubscribedTo, nowMs, retentionMs, out);
+        } else if (group.usesConsumerProtocol() && group.isIn(GroupState.STABLE)) {
+            return expire(group.groupId(), -1, group::isSubscribedTo, nowMs, retentionMs, out);
+        }
+        return !byGroup.containsKey(group.groupId());
+    }
+
+    /** The same rules for a KIP-848 group: empty, from when it became empty; else by commit, subscribed topics kept. */
+    boolean expire(ConsumerGroup group, long nowMs, long retentionMs, List<GroupRecord> out) {
+        long emptySince = group.isEmpty() ? group.stateTimestampMs() : -1;
+        return expire(group.groupId(), emptySince, group::isSubscribedTo, nowMs, retentionMs, out);
+    }
+
+    /**
+     * @param emptySinceMs when the group became empty, the base of every offset's retention; -1 to count from each
+     *     offset's commit
+     */
+    private boolean expire(
+            String groupId,
+            long emptySinceMs,
+            java.util.function.Predicate<String> subscribed,
+            long nowMs,
+            long retentionMs,
+            List<GroupRecord> out) {
+        Map<String, Map<Integer, CommittedOffset>> topics = byGroup.get(groupId);
         if (topics == null) {
             return true;
         }
-        ExpiryBase base;
-        if (group.protocolType() == null) {
-            base = ExpiryBase.COMMIT;
-        } else if (group.isIn(GroupState.EMPTY)) {
-            base = ExpiryBase.EMPTY_SINCE;
-        } else if (group.usesConsumerProtocol() && group.isIn(GroupState.STABLE)) {
-            base = ExpiryBase.COMMIT;
-        } else {
-            return false;
-        }
         boolean allExpired = true;
         for (Map.Entry<String, Map<Integer, CommittedOffset>> t : topics.entrySet()) {
-            if (group.isSubscribedTo(t.getKey())) {
+            if (subscribed.test(t.getKey())) {
                 allExpired = false;
                 continue;
             }
             for (Map.Entry<Integer, CommittedOffset> p : t.getValue().entrySet()) {
                 CommittedOffset o = p.getValue();
-                long since = base == ExpiryBase.EMPTY_SINCE ? group.stateTimestampMs() : o.commitTimestampMs();
+                long since = emptySinceMs >= 0 ? emptySinceMs : o.commitTimestampMs();
                 boolean expired =
                         o.expireTimestampMs() >= 0 ? nowMs >= o.expireTimestampMs() : nowMs - since >= retentionMs;
                 if (expired) {
-                    out.add(new OffsetCommit(group.groupId(), t.getKey(), p.getKey(), null));
+                    out.add(new OffsetCommit(groupId, t.getKey(), p.getKey(), null));
                 } else {
                     allExpired = false;
                 }
             }
         }
         return allExpired;
-    }
-
-    private enum ExpiryBase {
-        COMMIT,
-        EMPTY_SINCE
     }
 
     /** Every committed offset, for metrics: group → partition → offset. */

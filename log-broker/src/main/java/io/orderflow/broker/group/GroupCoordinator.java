@@ -1,12 +1,15 @@
 package io.orderflow.broker.group;
 
+import io.orderflow.broker.group.GroupRecord.ConsumerGroupMetadata;
 import io.orderflow.broker.group.GroupRecord.GroupMetadata;
 import io.orderflow.broker.group.GroupRecord.GroupSnapshot;
 import io.orderflow.broker.group.GroupRecord.MemberSnapshot;
 import io.orderflow.broker.group.GroupRecord.OffsetCommit;
 import io.orderflow.broker.log.PartitionLog;
+import io.orderflow.broker.log.Topic;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -19,6 +22,9 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.message.ConsumerGroupDescribeResponseData;
+import org.apache.kafka.common.message.ConsumerGroupHeartbeatRequestData;
+import org.apache.kafka.common.message.ConsumerGroupHeartbeatResponseData;
 import org.apache.kafka.common.message.DeleteGroupsResponseData.DeletableGroupResultCollection;
 import org.apache.kafka.common.message.DescribeGroupsResponseData.DescribedGroup;
 import org.apache.kafka.common.message.HeartbeatRequestData;
@@ -47,11 +53,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The consumer group coordinator for the classic protocol: group membership (JoinGroup, SyncGroup,
- * Heartbeat, LeaveGroup: {@link Membership}, with the {@link Rebalancer} driving rebalances and timeouts),
- * committed offsets (OffsetCommit, OffsetFetch, OffsetDelete: {@link OffsetRequests}) and group
- * administration (ListGroups, DescribeGroups, DeleteGroups). This broker is a single node, so it coordinates
- * every group.
+ * The group coordinator: classic group membership (JoinGroup, SyncGroup, Heartbeat, LeaveGroup: {@link
+ * Membership}, with the {@link Rebalancer} driving rebalances and timeouts), KIP-848 consumer groups
+ * (ConsumerGroupHeartbeat, ConsumerGroupDescribe: {@link ConsumerMembership}), committed offsets (OffsetCommit,
+ * OffsetFetch, OffsetDelete: {@link OffsetRequests}) shared by both kinds, and group administration (ListGroups,
+ * DescribeGroups, DeleteGroups). This broker is a single node, so it coordinates every group.
+ *
+ * <p><b>Two protocols, one namespace.</b> A group id names either a classic group or a consumer group. An empty group
+ * converts to the other protocol when a member of that protocol joins it (its committed offsets stay), as Kafka
+ * allows; a group with members refuses the other protocol's members: a JoinGroup gets INCONSISTENT_GROUP_PROTOCOL, a
+ * ConsumerGroupHeartbeat GROUP_ID_NOT_FOUND. Kafka can also migrate a group with members online; this broker
+ * cannot.
  *
  * <p><b>A state machine.</b> Each operation takes request data and the time of the injected clock, changes
  * the groups, writes the records to persist to the {@link GroupStore}, and answers with response data.
@@ -100,6 +112,7 @@ public final class GroupCoordinator {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Map<String, ClassicGroup> groups = new HashMap<>();
+    private final Map<String, ConsumerGroup> consumerGroups = new HashMap<>();
     private final PendingTransactionalOffsets pending = new PendingTransactionalOffsets();
     private final CommittedOffsets offsets = new CommittedOffsets(pending);
     private final CoordinatorTimer timer = new CoordinatorTimer();
@@ -109,6 +122,7 @@ public final class GroupCoordinator {
     private final Rebalancer rebalancer;
     private final Membership membership;
     private final OffsetRequests offsetRequests;
+    private final ConsumerMembership consumerMembership;
     private long nextOffsetExpiryMs;
     private boolean closed;
 
@@ -119,12 +133,27 @@ public final class GroupCoordinator {
      *     finally closing it
      */
     public GroupCoordinator(PartitionLog offsetsLog, GroupCoordinatorConfig config, Clock clock) {
+        this(offsetsLog, config, clock, List::of);
+    }
+
+    /**
+     * Replays {@code offsetsLog} and starts coordinating.
+     *
+     * @param topics the broker's topics, which KIP-848 groups subscribe to and the coordinator assigns
+     */
+    public GroupCoordinator(
+            PartitionLog offsetsLog,
+            GroupCoordinatorConfig config,
+            Clock clock,
+            java.util.function.Supplier<Collection<Topic>> topics) {
         this.config = config;
         this.clock = clock;
         this.store = new GroupStore(offsetsLog, clock);
         this.rebalancer = new Rebalancer(groups, timer, config, clock, store);
         this.membership = new Membership(groups, timer, config, store, rebalancer);
-        this.offsetRequests = new OffsetRequests(groups, offsets, pending, rebalancer, store, config, clock);
+        this.consumerMembership = new ConsumerMembership(consumerGroups, timer, config, store, topics, clock);
+        this.offsetRequests = new OffsetRequests(
+                groups, consumerGroups, consumerMembership, offsets, pending, rebalancer, store, config, clock);
         this.nextOffsetExpiryMs = clock.millis() + config.offsetsRetentionCheckIntervalMs();
         load();
     }
@@ -152,9 +181,15 @@ public final class GroupCoordinator {
         }
         CompletableFuture<JoinGroupResponseData> parked = new CompletableFuture<>();
         parkLocked(parked, () -> {
+            ConsumerGroup consumerGroup = consumerGroups.get(request.groupId());
             if (closed) {
                 parked.complete(Membership.joinError(request.memberId(), Errors.NOT_COORDINATOR));
+            } else if (consumerGroup != null && !consumerGroup.isEmpty()) {
+                parked.complete(Membership.joinError(request.memberId(), Errors.INCONSISTENT_GROUP_PROTOCOL));
             } else {
+                if (consumerGroup != null) {
+                    consumerMembership.drop(consumerGroup); // an empty consumer group converts to classic
+                }
                 membership.join(request, version, clientId, clientHost, parked);
             }
         });
@@ -190,6 +225,60 @@ public final class GroupCoordinator {
             return done(new LeaveGroupResponseData().setErrorCode(Errors.INVALID_GROUP_ID.code()));
         }
         return answer(group(request.groupId()), () -> membership.leave(request));
+    }
+
+    /**
+     * ConsumerGroupHeartbeat (KIP-848): joins, heartbeats in, reconciles or leaves a consumer group; answers once the
+     * group's change is durable. An empty classic group of this id becomes a consumer group; one with members refuses.
+     *
+     * @param clientId and {@code clientHost} name the member in ConsumerGroupDescribe
+     */
+    public CompletableFuture<ConsumerGroupHeartbeatResponseData> consumerGroupHeartbeat(
+            ConsumerGroupHeartbeatRequestData request, short version, String clientId, String clientHost) {
+        return answer(group(request.groupId()), () -> {
+            if (closed) {
+                return new ConsumerGroupHeartbeatResponseData().setErrorCode(Errors.NOT_COORDINATOR.code());
+            }
+            ClassicGroup classic = groups.get(request.groupId());
+            if (classic != null && !classic.isIn(GroupState.EMPTY)) {
+                return new ConsumerGroupHeartbeatResponseData()
+                        .setErrorCode(Errors.GROUP_ID_NOT_FOUND.code())
+                        .setErrorMessage("Group " + request.groupId() + " is not a consumer group.");
+            }
+            ConsumerGroupHeartbeatResponseData response =
+                    consumerMembership.heartbeat(request, version, clientId, clientHost);
+            if (classic != null && consumerGroups.containsKey(request.groupId())) {
+                rebalancer.dropGroup(classic); // converted: the consumer group's record replaced the classic one
+            }
+            return response;
+        });
+    }
+
+    /**
+     * ConsumerGroupDescribe (KIP-848): each consumer group with its epochs, assignor and members, their assignments
+     * and targets. A classic or unknown group answers GROUP_ID_NOT_FOUND, on which admin clients ask DescribeGroups.
+     */
+    public CompletableFuture<List<ConsumerGroupDescribeResponseData.DescribedGroup>> consumerGroupDescribe(
+            List<String> groupIds) {
+        return answer(groupIds, () -> {
+            List<ConsumerGroupDescribeResponseData.DescribedGroup> out = new ArrayList<>();
+            for (String groupId : groupIds) {
+                ClassicGroup classic = groupId == null ? null : groups.get(groupId);
+                if (groupId == null || groupId.isEmpty()) {
+                    out.add(new ConsumerGroupDescribeResponseData.DescribedGroup()
+                            .setGroupId(groupId)
+                            .setErrorCode(Errors.INVALID_GROUP_ID.code()));
+                } else if (classic != null && !consumerGroups.containsKey(groupId)) {
+                    out.add(new ConsumerGroupDescribeResponseData.DescribedGroup()
+                            .setGroupId(groupId)
+                            .setErrorCode(Errors.GROUP_ID_NOT_FOUND.code())
+                            .setErrorMessage("Group " + groupId + " is not a consumer group."));
+                } else {
+                    out.add(consumerMembership.describe(groupId));
+                }
+            }
+            return out;
+        });
     }
 
     /**
@@ -274,7 +363,7 @@ public final class GroupCoordinator {
 
     /**
      * ListGroups. {@code statesFilter} (v4+) matches state names case-insensitively; {@code typesFilter}
-     * (v5+) matches {@code classic}, the only type here.
+     * (v5+) matches {@code classic} and {@code consumer} (KIP-848).
      */
     public CompletableFuture<ListGroupsResponseData> listGroups(ListGroupsRequestData request) {
         Set<String> states = request.statesFilter().stream()
@@ -284,6 +373,7 @@ public final class GroupCoordinator {
                 .map(s -> s.trim().toLowerCase(Locale.ROOT))
                 .collect(Collectors.toSet());
         boolean classic = types.isEmpty() || types.contains("classic");
+        boolean consumer = types.isEmpty() || types.contains("consumer");
         return answer(List.of(), () -> {
             List<ListedGroup> listed = new ArrayList<>();
             if (classic) {
@@ -297,6 +387,18 @@ public final class GroupCoordinator {
                                 .setGroupState(g.state().kafkaName())
                                 .setGroupType("classic")));
             }
+            if (consumer) {
+                consumerGroups.values().stream()
+                        .filter(g -> states.isEmpty()
+                                || states.contains(g.state().kafkaName().toLowerCase(Locale.ROOT)))
+                        .sorted(java.util.Comparator.comparing(ConsumerGroup::groupId))
+                        .forEach(g -> listed.add(new ListedGroup()
+                                .setGroupId(g.groupId())
+                                .setProtocolType(
+                                        org.apache.kafka.clients.consumer.internals.ConsumerProtocol.PROTOCOL_TYPE)
+                                .setGroupState(g.state().kafkaName())
+                                .setGroupType("consumer")));
+            }
             return new ListGroupsResponseData().setGroups(listed);
         });
     }
@@ -306,19 +408,34 @@ public final class GroupCoordinator {
      * only when Stable. An unknown group is described as Dead, without an error, as Kafka does.
      */
     public CompletableFuture<List<DescribedGroup>> describeGroups(List<String> groupIds) {
+        return describeGroups(groupIds, (short) 6);
+    }
+
+    /**
+     * DescribeGroups as asked with {@code version}: a KIP-848 consumer group is described as Dead, and from v6 (KIP-1043)
+     * with GROUP_ID_NOT_FOUND and a message saying it is not a classic group, as Kafka does.
+     */
+    public CompletableFuture<List<DescribedGroup>> describeGroups(List<String> groupIds, short version) {
         return answer(groupIds, () -> {
             List<DescribedGroup> out = new ArrayList<>();
             for (String groupId : groupIds) {
-                out.add(describe(groupId));
+                out.add(describe(groupId, version));
             }
             return out;
         });
     }
 
-    private DescribedGroup describe(String groupId) {
+    private DescribedGroup describe(String groupId, short version) {
         DescribedGroup d = new DescribedGroup().setGroupId(groupId);
         if (groupId == null || groupId.isEmpty()) {
             return d.setErrorCode(Errors.INVALID_GROUP_ID.code());
+        }
+        if (consumerGroups.containsKey(groupId)) {
+            d.setGroupState(GroupState.DEAD.kafkaName()).setProtocolType("").setProtocolData("");
+            return version >= 6
+                    ? d.setErrorCode(Errors.GROUP_ID_NOT_FOUND.code())
+                            .setErrorMessage("Group " + groupId + " is not a classic group.")
+                    : d;
         }
         ClassicGroup group = groups.get(groupId);
         if (group == null) {
@@ -404,7 +521,12 @@ public final class GroupCoordinator {
             });
             long now = clock.millis();
             for (String groupId : offsets.groupIds()) {
-                groups.computeIfAbsent(groupId, id -> new ClassicGroup(id, GroupState.EMPTY, now));
+                if (!consumerGroups.containsKey(groupId)) {
+                    groups.computeIfAbsent(groupId, id -> new ClassicGroup(id, GroupState.EMPTY, now));
+                }
+            }
+            for (ConsumerGroup group : List.copyOf(consumerGroups.values())) {
+                consumerMembership.restore(group);
             }
             for (ClassicGroup group : List.copyOf(groups.values())) {
                 group.refreshSubscribedTopics();
@@ -412,6 +534,7 @@ public final class GroupCoordinator {
             }
             log.atInfo()
                     .addKeyValue("groups", groups.size())
+                    .addKeyValue("consumerGroups", consumerGroups.size())
                     .addKeyValue("groupsWithOffsets", offsets.groupIds().size())
                     .log("Loaded the consumer groups");
         });
@@ -420,8 +543,19 @@ public final class GroupCoordinator {
     private void replay(GroupRecord record, long writtenAt) {
         switch (record) {
             case OffsetCommit c -> offsets.apply(c, writtenAt);
-            case GroupMetadata g when g.value() == null -> groups.remove(g.groupId());
-            case GroupMetadata g -> groups.put(g.groupId(), restored(g.groupId(), g.value()));
+            case GroupMetadata g
+            when g.value() == null -> {
+                groups.remove(g.groupId());
+                consumerGroups.remove(g.groupId());
+            }
+            case GroupMetadata g -> {
+                groups.put(g.groupId(), restored(g.groupId(), g.value()));
+                consumerGroups.remove(g.groupId());
+            }
+            case ConsumerGroupMetadata g -> {
+                consumerGroups.put(g.groupId(), ConsumerGroup.restored(g.groupId(), g.value()));
+                groups.remove(g.groupId());
+            }
         }
     }
 

@@ -23,6 +23,10 @@ package io.orderflow.broker.group;
  *     log to make its records durable before answering COORDINATOR_NOT_AVAILABLE. 5000.
  * @param maxGroups {@code group.max.count} (not a Kafka setting): a JoinGroup that would create a group beyond this
  *     many gets GROUP_MAX_SIZE_REACHED. Unlimited here; the broker's setting defaults to 10000.
+ * @param consumerSessionTimeoutMs {@code group.consumer.session.timeout.ms}: a KIP-848 member that sends no heartbeat
+ *     for this long is removed from its group. 45000.
+ * @param consumerHeartbeatIntervalMs {@code group.consumer.heartbeat.interval.ms}: how often KIP-848 members are told
+ *     to heartbeat. 5000.
  */
 public record GroupCoordinatorConfig(
         int initialRebalanceDelayMs,
@@ -34,7 +38,9 @@ public record GroupCoordinatorConfig(
         long offsetsRetentionMs,
         long offsetsRetentionCheckIntervalMs,
         int offsetCommitTimeoutMs,
-        int maxGroups) {
+        int maxGroups,
+        int consumerSessionTimeoutMs,
+        int consumerHeartbeatIntervalMs) {
 
     public GroupCoordinatorConfig {
         if (initialRebalanceDelayMs < 0) {
@@ -52,6 +58,10 @@ public record GroupCoordinatorConfig(
         }
         if (maxGroups < 1) {
             throw new IllegalArgumentException("group.max.count must be positive, got " + maxGroups);
+        }
+        if (consumerHeartbeatIntervalMs < 1 || consumerSessionTimeoutMs <= consumerHeartbeatIntervalMs) {
+            throw new IllegalArgumentException("group.consumer.heartbeat.interval.ms " + consumerHeartbeatIntervalMs
+                    + " must be positive and less than group.consumer.session.timeout.ms " + consumerSessionTimeoutMs);
         }
         if (offsetsRetentionMs < 1 || offsetsRetentionCheckIntervalMs < 1 || offsetCommitTimeoutMs < 1) {
             throw new IllegalArgumentException("offsets retention " + offsetsRetentionMs + ", check interval "
@@ -72,7 +82,9 @@ public record GroupCoordinatorConfig(
                 7L * 24 * 60 * 60 * 1000,
                 600_000,
                 5000,
-                Integer.MAX_VALUE);
+                Integer.MAX_VALUE,
+                45_000,
+                5000);
     }
 
     public GroupCoordinatorConfig withInitialRebalanceDelayMs(int ms) {
@@ -86,7 +98,9 @@ public record GroupCoordinatorConfig(
                 offsetsRetentionMs,
                 offsetsRetentionCheckIntervalMs,
                 offsetCommitTimeoutMs,
-                maxGroups);
+                maxGroups,
+                consumerSessionTimeoutMs,
+                consumerHeartbeatIntervalMs);
     }
 
     public GroupCoordinatorConfig withSessionTimeoutBounds(int minMs, int maxMs) {
@@ -100,7 +114,9 @@ public record GroupCoordinatorConfig(
                 offsetsRetentionMs,
                 offsetsRetentionCheckIntervalMs,
                 offsetCommitTimeoutMs,
-                maxGroups);
+                maxGroups,
+                consumerSessionTimeoutMs,
+                consumerHeartbeatIntervalMs);
     }
 
     public GroupCoordinatorConfig withMaxGroupSize(int size) {
@@ -114,7 +130,9 @@ public record GroupCoordinatorConfig(
                 offsetsRetentionMs,
                 offsetsRetentionCheckIntervalMs,
                 offsetCommitTimeoutMs,
-                maxGroups);
+                maxGroups,
+                consumerSessionTimeoutMs,
+                consumerHeartbeatIntervalMs);
     }
 
     public GroupCoordinatorConfig withOffsetsRetention(long retentionMs, long checkIntervalMs) {
@@ -128,7 +146,9 @@ public record GroupCoordinatorConfig(
                 retentionMs,
                 checkIntervalMs,
                 offsetCommitTimeoutMs,
-                maxGroups);
+                maxGroups,
+                consumerSessionTimeoutMs,
+                consumerHeartbeatIntervalMs);
     }
 
     public GroupCoordinatorConfig withMaxGroups(int count) {
@@ -142,6 +162,24 @@ public record GroupCoordinatorConfig(
                 offsetsRetentionMs,
                 offsetsRetentionCheckIntervalMs,
                 offsetCommitTimeoutMs,
-                count);
+                count,
+                consumerSessionTimeoutMs,
+                consumerHeartbeatIntervalMs);
+    }
+
+    public GroupCoordinatorConfig withConsumerGroupTimeouts(int sessionTimeoutMs, int heartbeatIntervalMs) {
+        return new GroupCoordinatorConfig(
+                initialRebalanceDelayMs,
+                minSessionTimeoutMs,
+                maxSessionTimeoutMs,
+                newMemberJoinTimeoutMs,
+                maxGroupSize,
+                offsetMetadataMaxSize,
+                offsetsRetentionMs,
+                offsetsRetentionCheckIntervalMs,
+                offsetCommitTimeoutMs,
+                maxGroups,
+                sessionTimeoutMs,
+                heartbeatIntervalMs);
     }
 }

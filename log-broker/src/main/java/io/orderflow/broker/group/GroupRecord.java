@@ -1,10 +1,13 @@
 package io.orderflow.broker.group;
 
+import io.orderflow.broker.group.ServerAssignor.TopicShape;
 import java.util.List;
 
 /**
- * What the coordinator writes to {@code __consumer_offsets}: one committed offset, or one group's metadata.
- * A null value is a tombstone (deleted offset, deleted group). See {@link GroupRecordCodec} for the bytes.
+ * What the coordinator writes to {@code __consumer_offsets}: one committed offset, or one group's metadata, classic
+ * or KIP-848. Both kinds of group metadata share one key per group, so compaction keeps whichever came last: a group
+ * converted from one protocol to the other leaves no trace of the first. A null value is a tombstone (deleted offset,
+ * deleted group). See {@link GroupRecordCodec} for the bytes.
  */
 sealed interface GroupRecord {
     String groupId();
@@ -41,4 +44,40 @@ sealed interface GroupRecord {
             int sessionTimeoutMs,
             byte[] subscription,
             byte[] assignment) {}
+
+    /** A KIP-848 consumer group as of its latest change; it shares its key with {@link GroupMetadata}. */
+    record ConsumerGroupMetadata(String groupId, ConsumerGroupSnapshot value) implements GroupRecord {}
+
+    /**
+     * A KIP-848 consumer group's persisted state: its epochs, the assignor and subscribed topics of its last
+     * assignment, and every member with its reconciliation.
+     */
+    record ConsumerGroupSnapshot(
+            int groupEpoch,
+            int assignmentEpoch,
+            String assignor,
+            long stateTimestampMs,
+            List<SubscribedTopic> topics,
+            List<ConsumerMemberSnapshot> members) {}
+
+    /** A subscribed topic as of the group's last assignment. */
+    record SubscribedTopic(String name, TopicShape shape) {}
+
+    /** A KIP-848 member as persisted: what it sent, where its reconciliation stands, and its target. */
+    record ConsumerMemberSnapshot(
+            String memberId,
+            String instanceId,
+            String rackId,
+            String clientId,
+            String clientHost,
+            int rebalanceTimeoutMs,
+            List<String> topicNames,
+            String topicRegex,
+            String assignor,
+            int memberEpoch,
+            int previousMemberEpoch,
+            ConsumerGroupMember.State state,
+            MemberAssignment assigned,
+            MemberAssignment pendingRevocation,
+            MemberAssignment target) {}
 }

@@ -1,13 +1,23 @@
 package io.orderflow.broker.group;
 
+import io.orderflow.broker.group.GroupRecord.ConsumerGroupMetadata;
+import io.orderflow.broker.group.GroupRecord.ConsumerGroupSnapshot;
+import io.orderflow.broker.group.GroupRecord.ConsumerMemberSnapshot;
 import io.orderflow.broker.group.GroupRecord.GroupMetadata;
 import io.orderflow.broker.group.GroupRecord.GroupSnapshot;
 import io.orderflow.broker.group.GroupRecord.MemberSnapshot;
 import io.orderflow.broker.group.GroupRecord.OffsetCommit;
+import io.orderflow.broker.group.GroupRecord.SubscribedTopic;
+import io.orderflow.broker.group.ServerAssignor.TopicShape;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
 
 /**
  * Our own key/value encoding of the records in {@code __consumer_offsets} (not Kafka's, which nobody else
@@ -24,6 +34,16 @@ import java.util.List;
  *                 | per member: string member id | string group instance id (nullable) | string client id
  *                   | string client host | int32 rebalance timeout | int32 session timeout
  *                   | bytes subscription | bytes assignment
+ * consumer group  int16 1 | int32 group epoch | int32 assignment epoch | string assignor | int64 state timestamp
+ *   value (same   | int32 topic count | per topic: string name | uuid id | int32 partitions
+ *   group key)    | int32 member count
+ *                 | per member: string member id | string instance id (nullable) | string rack id (nullable)
+ *                   | string client id | string client host | int32 rebalance timeout
+ *                   | int32 count, strings: subscribed topic names | string topic regex (nullable)
+ *                   | string assignor (nullable) | int32 member epoch | int32 previous member epoch
+ *                   | int8 state | assignment assigned | assignment pending revocation | assignment target
+ * uuid            int64 most significant bits | int64 least significant bits
+ * assignment      int32 topic count | per topic: uuid | int32 count, int32 partitions
  * </pre>
  *
  * The key type comes first so that compaction keeps one record per (group, topic, partition) and one per
@@ -33,6 +53,7 @@ final class GroupRecordCodec {
     static final short OFFSET_KEY = 1;
     static final short GROUP_KEY = 2;
     private static final short VALUE_VERSION = 0;
+    private static final short CONSUMER_GROUP_VERSION = 1;
 
     private GroupRecordCodec() {}
 
@@ -42,6 +63,7 @@ final class GroupRecordCodec {
             case OffsetCommit c ->
                 w.int16(OFFSET_KEY).string(c.groupId()).string(c.topic()).int32(c.partition());
             case GroupMetadata g -> w.int16(GROUP_KEY).string(g.groupId());
+            case ConsumerGroupMetadata g -> w.int16(GROUP_KEY).string(g.groupId());
         }
         return w.toArray();
     }
@@ -51,6 +73,7 @@ final class GroupRecordCodec {
         return switch (record) {
             case OffsetCommit c -> c.value() == null ? null : offsetValue(c.value());
             case GroupMetadata g -> g.value() == null ? null : groupValue(g.value());
+            case ConsumerGroupMetadata g -> g.value() == null ? null : consumerGroupValue(g.value());
         };
     }
 
@@ -87,6 +110,39 @@ final class GroupRecordCodec {
         return w.toArray();
     }
 
+    private static byte[] consumerGroupValue(ConsumerGroupSnapshot g) {
+        Writer w = new Writer()
+                .int16(CONSUMER_GROUP_VERSION)
+                .int32(g.groupEpoch())
+                .int32(g.assignmentEpoch())
+                .string(g.assignor())
+                .int64(g.stateTimestampMs())
+                .int32(g.topics().size());
+        for (SubscribedTopic t : g.topics()) {
+            w.string(t.name()).uuid(t.shape().id()).int32(t.shape().partitions());
+        }
+        w.int32(g.members().size());
+        for (ConsumerMemberSnapshot m : g.members()) {
+            w.string(m.memberId())
+                    .string(m.instanceId())
+                    .string(m.rackId())
+                    .string(m.clientId())
+                    .string(m.clientHost())
+                    .int32(m.rebalanceTimeoutMs())
+                    .int32(m.topicNames().size());
+            m.topicNames().forEach(w::string);
+            w.string(m.topicRegex())
+                    .string(m.assignor())
+                    .int32(m.memberEpoch())
+                    .int32(m.previousMemberEpoch())
+                    .int8(m.state().ordinal())
+                    .assignment(m.assigned())
+                    .assignment(m.pendingRevocation())
+                    .assignment(m.target());
+        }
+        return w.toArray();
+    }
+
     /**
      * Decodes one record of the log.
      *
@@ -106,6 +162,9 @@ final class GroupRecordCodec {
                 }
                 case GROUP_KEY -> {
                     String group = string(k);
+                    if (value != null && value.duplicate().getShort() == CONSUMER_GROUP_VERSION) {
+                        yield new ConsumerGroupMetadata(group, consumerGroupValue(value));
+                    }
                     yield new GroupMetadata(group, value == null ? null : groupValue(value));
                 }
                 default -> throw new IllegalArgumentException("unknown key type " + type);
@@ -139,6 +198,88 @@ final class GroupRecordCodec {
                     string(v), string(v), string(v), string(v), v.getInt(), v.getInt(), bytes(v), bytes(v)));
         }
         return new GroupSnapshot(protocolType, generation, protocol, leader, stateTimestamp, members);
+    }
+
+    private static ConsumerGroupSnapshot consumerGroupValue(ByteBuffer value) {
+        ByteBuffer v = value.duplicate();
+        v.getShort();
+        int groupEpoch = v.getInt();
+        int assignmentEpoch = v.getInt();
+        String assignor = string(v);
+        long stateTimestamp = v.getLong();
+        int topicCount = count(v);
+        List<SubscribedTopic> topics = new ArrayList<>(topicCount);
+        for (int i = 0; i < topicCount; i++) {
+            topics.add(new SubscribedTopic(string(v), new TopicShape(uuid(v), v.getInt())));
+        }
+        int memberCount = count(v);
+        List<ConsumerMemberSnapshot> members = new ArrayList<>(memberCount);
+        for (int i = 0; i < memberCount; i++) {
+            String memberId = string(v);
+            String instanceId = string(v);
+            String rackId = string(v);
+            String clientId = string(v);
+            String clientHost = string(v);
+            int rebalanceTimeoutMs = v.getInt();
+            int nameCount = count(v);
+            List<String> names = new ArrayList<>(nameCount);
+            for (int n = 0; n < nameCount; n++) {
+                names.add(string(v));
+            }
+            String regex = string(v);
+            String memberAssignor = string(v);
+            int epoch = v.getInt();
+            int previousEpoch = v.getInt();
+            int state = v.get();
+            if (state < 0 || state >= ConsumerGroupMember.State.values().length) {
+                throw new IllegalArgumentException("unknown member state " + state);
+            }
+            members.add(new ConsumerMemberSnapshot(
+                    memberId,
+                    instanceId,
+                    rackId,
+                    clientId,
+                    clientHost,
+                    rebalanceTimeoutMs,
+                    names,
+                    regex,
+                    memberAssignor,
+                    epoch,
+                    previousEpoch,
+                    ConsumerGroupMember.State.values()[state],
+                    assignment(v),
+                    assignment(v),
+                    assignment(v)));
+        }
+        return new ConsumerGroupSnapshot(groupEpoch, assignmentEpoch, assignor, stateTimestamp, topics, members);
+    }
+
+    private static MemberAssignment assignment(ByteBuffer v) {
+        int topics = count(v);
+        Map<UUID, SortedSet<Integer>> out = new TreeMap<>();
+        for (int i = 0; i < topics; i++) {
+            UUID id = uuid(v);
+            int n = count(v);
+            SortedSet<Integer> partitions = new TreeSet<>();
+            for (int p = 0; p < n; p++) {
+                partitions.add(v.getInt());
+            }
+            out.put(id, partitions);
+        }
+        return new MemberAssignment(out);
+    }
+
+    private static UUID uuid(ByteBuffer v) {
+        return new UUID(v.getLong(), v.getLong());
+    }
+
+    /** A count of items that follow: at least 0, and no more than the bytes left could hold. */
+    private static int count(ByteBuffer v) {
+        int count = v.getInt();
+        if (count < 0 || count > v.remaining()) {
+            throw new IllegalArgumentException("bad count " + count);
+        }
+        return count;
     }
 
     private static void checkVersion(short version, String what) {
@@ -176,6 +317,24 @@ final class GroupRecordCodec {
 
         Writer int16(int v) {
             ensure(2).putShort((short) v);
+            return this;
+        }
+
+        Writer int8(int v) {
+            ensure(1).put((byte) v);
+            return this;
+        }
+
+        Writer uuid(UUID id) {
+            return int64(id.getMostSignificantBits()).int64(id.getLeastSignificantBits());
+        }
+
+        Writer assignment(MemberAssignment a) {
+            int32(a.partitions().size());
+            a.partitions().forEach((topic, partitions) -> {
+                uuid(topic).int32(partitions.size());
+                partitions.forEach(this::int32);
+            });
             return this;
         }
 

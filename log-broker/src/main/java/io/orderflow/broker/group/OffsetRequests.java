@@ -54,6 +54,8 @@ final class OffsetRequests {
     private static final Logger log = LoggerFactory.getLogger(OffsetRequests.class);
 
     private final Map<String, ClassicGroup> groups;
+    private final Map<String, ConsumerGroup> consumerGroups;
+    private final ConsumerMembership consumerMembership;
     private final CommittedOffsets offsets;
     private final PendingTransactionalOffsets pending;
     private final Rebalancer rebalancer;
@@ -63,6 +65,8 @@ final class OffsetRequests {
 
     OffsetRequests(
             Map<String, ClassicGroup> groups,
+            Map<String, ConsumerGroup> consumerGroups,
+            ConsumerMembership consumerMembership,
             CommittedOffsets offsets,
             PendingTransactionalOffsets pending,
             Rebalancer rebalancer,
@@ -70,6 +74,8 @@ final class OffsetRequests {
             GroupCoordinatorConfig config,
             Clock clock) {
         this.groups = groups;
+        this.consumerGroups = consumerGroups;
+        this.consumerMembership = consumerMembership;
         this.offsets = offsets;
         this.pending = pending;
         this.rebalancer = rebalancer;
@@ -83,8 +89,17 @@ final class OffsetRequests {
     OffsetCommitResponseData commit(OffsetCommitRequestData request, short version) {
         String groupId = request.groupId();
         int generation = request.generationIdOrMemberEpoch();
-        ClassicGroup group = groups.get(groupId);
         long now = clock.millis();
+        ConsumerGroup consumerGroup = consumerGroups.get(groupId);
+        if (consumerGroup != null) {
+            Errors error =
+                    ConsumerMembership.validateOffsetRequest(consumerGroup, request.memberId(), generation, false);
+            if (error == Errors.NONE && generation >= 0 && version < 9) {
+                error = Errors.UNSUPPORTED_VERSION; // a KIP-848 member commits with OffsetCommit v9+, as in Kafka
+            }
+            return error == Errors.NONE ? write(request, now) : commitError(request, error);
+        }
+        ClassicGroup group = groups.get(groupId);
         if (group == null) {
             if (generation >= 0) {
                 // v9+ says plainly that the group does not exist; older clients expect ILLEGAL_GENERATION.
@@ -101,6 +116,12 @@ final class OffsetRequests {
         if (group.isIn(GroupState.STABLE) || group.isIn(GroupState.PREPARING_REBALANCE)) {
             rebalancer.touch(group, request.memberId());
         }
+        return write(request, now);
+    }
+
+    /** Writes the offsets of an OffsetCommit the group has accepted; answers once they apply. */
+    private OffsetCommitResponseData write(OffsetCommitRequestData request, long now) {
+        String groupId = request.groupId();
         long expireMs = request.retentionTimeMs() == OffsetCommitRequest.DEFAULT_RETENTION_TIME
                 ? -1
                 : now + request.retentionTimeMs();
@@ -146,8 +167,17 @@ final class OffsetRequests {
         String groupId = request.groupId();
         long now = clock.millis();
         ClassicGroup group = groups.get(groupId);
+        ConsumerGroup consumerGroup = consumerGroups.get(groupId);
         Errors error = Errors.NONE;
-        if (group == null) {
+        if (consumerGroup != null) {
+            boolean producerOnly = request.generationIdOrMemberEpoch() < 0
+                    && request.memberId().isEmpty()
+                    && request.groupInstanceId() == null;
+            if (!producerOnly) {
+                error = ConsumerMembership.validateOffsetRequest(
+                        consumerGroup, request.memberId(), request.generationIdOrMemberEpoch(), false);
+            }
+        } else if (group == null) {
             if (request.generationIdOrMemberEpoch() >= 0) {
                 error = Errors.ILLEGAL_GENERATION;
             } else {
@@ -155,7 +185,7 @@ final class OffsetRequests {
                 groups.put(groupId, group);
             }
         }
-        if (group != null) {
+        if (consumerGroup == null && group != null) {
             error = group.validateTransactionalOffsetCommit(
                     request.memberId(), request.groupInstanceId(), request.generationIdOrMemberEpoch());
         }
@@ -205,7 +235,17 @@ final class OffsetRequests {
     /** One group's offsets: the requested partitions (-1 where none is committed), or all when topics is null. */
     OffsetFetchResponseGroup fetch(OffsetFetchRequestGroup request, boolean requireStable) {
         ClassicGroup group = groups.get(request.groupId());
-        boolean known = group != null && !group.isIn(GroupState.DEAD);
+        ConsumerGroup consumerGroup = consumerGroups.get(request.groupId());
+        if (consumerGroup != null) {
+            Errors error = ConsumerMembership.validateOffsetRequest(
+                    consumerGroup, request.memberId(), request.memberEpoch(), true);
+            if (error != Errors.NONE) {
+                return new OffsetFetchResponseGroup()
+                        .setGroupId(request.groupId())
+                        .setErrorCode(error.code());
+            }
+        }
+        boolean known = consumerGroup != null || group != null && !group.isIn(GroupState.DEAD);
         Map<String, Map<Integer, CommittedOffset>> committed = known ? offsets.of(request.groupId()) : Map.of();
         OffsetFetchResponseGroup response = new OffsetFetchResponseGroup().setGroupId(request.groupId());
         if (request.topics() == null) {
@@ -256,17 +296,22 @@ final class OffsetRequests {
     OffsetDeleteResponseData delete(OffsetDeleteRequestData request) {
         String groupId = request.groupId();
         ClassicGroup group = groups.get(groupId);
-        if (group == null || group.isIn(GroupState.DEAD)) {
+        ConsumerGroup consumerGroup = consumerGroups.get(groupId);
+        java.util.function.Predicate<String> subscribedTo;
+        if (consumerGroup != null) {
+            subscribedTo = consumerGroup::isSubscribedTo;
+        } else if (group == null || group.isIn(GroupState.DEAD)) {
             return new OffsetDeleteResponseData().setErrorCode(Errors.GROUP_ID_NOT_FOUND.code());
-        }
-        if (!group.isIn(GroupState.EMPTY) && !group.usesConsumerProtocol()) {
+        } else if (!group.isIn(GroupState.EMPTY) && !group.usesConsumerProtocol()) {
             // Without the consumer protocol the coordinator cannot tell which topics an active group reads.
             return new OffsetDeleteResponseData().setErrorCode(Errors.NON_EMPTY_GROUP.code());
+        } else {
+            subscribedTo = group::isSubscribedTo;
         }
         List<OffsetCommit> tombstones = new ArrayList<>();
         OffsetDeleteResponseTopicCollection topics = new OffsetDeleteResponseTopicCollection();
         for (OffsetDeleteRequestTopic topic : request.topics()) {
-            boolean subscribed = group.isSubscribedTo(topic.name());
+            boolean subscribed = subscribedTo.test(topic.name());
             OffsetDeleteResponsePartitionCollection partitions = new OffsetDeleteResponsePartitionCollection();
             topic.partitions().forEach(p -> {
                 Errors error = subscribed ? Errors.GROUP_SUBSCRIBED_TO_TOPIC : Errors.NONE;
@@ -293,11 +338,20 @@ final class OffsetRequests {
         DeletableGroupResultCollection results = new DeletableGroupResultCollection();
         List<GroupRecord> records = new ArrayList<>();
         List<ClassicGroup> deleted = new ArrayList<>();
+        List<ConsumerGroup> deletedConsumerGroups = new ArrayList<>();
         for (String groupId : new LinkedHashSet<>(groupIds)) {
             ClassicGroup group = groupId == null ? null : groups.get(groupId);
+            ConsumerGroup consumerGroup = groupId == null ? null : consumerGroups.get(groupId);
             Errors error;
             if (groupId == null || groupId.isEmpty()) {
                 error = Errors.INVALID_GROUP_ID;
+            } else if (consumerGroup != null) {
+                error = consumerGroup.isEmpty() ? Errors.NONE : Errors.NON_EMPTY_GROUP;
+                if (error == Errors.NONE) {
+                    records.addAll(offsets.tombstones(groupId));
+                    records.add(new GroupMetadata(groupId, null));
+                    deletedConsumerGroups.add(consumerGroup);
+                }
             } else if (group == null || group.isIn(GroupState.DEAD)) {
                 error = Errors.GROUP_ID_NOT_FOUND;
             } else if (!group.isIn(GroupState.EMPTY)) {
@@ -310,14 +364,20 @@ final class OffsetRequests {
             }
             results.add(new DeletableGroupResult().setGroupId(groupId).setErrorCode(error.code()));
         }
-        if (deleted.isEmpty()) {
+        if (deleted.isEmpty() && deletedConsumerGroups.isEmpty()) {
             return results;
         }
         long at = store.append(records); // throws, deleting nothing, when the tombstones cannot be stored
         apply(records, deleted, at);
+        deletedConsumerGroups.forEach(consumerMembership::drop);
         log.atInfo()
                 .addKeyValue("groups", groupIds(deleted))
-                .addKeyValue("offsets", records.size() - deleted.size())
+                .addKeyValue(
+                        "consumerGroups",
+                        deletedConsumerGroups.stream()
+                                .map(ConsumerGroup::groupId)
+                                .toList())
+                .addKeyValue("offsets", records.size() - deleted.size() - deletedConsumerGroups.size())
                 .log("Deleted groups");
         return results;
     }
@@ -338,6 +398,14 @@ final class OffsetRequests {
                 deleted.add(group);
             }
         }
+        List<ConsumerGroup> deletedConsumerGroups = new ArrayList<>();
+        for (ConsumerGroup group : List.copyOf(consumerGroups.values())) {
+            boolean noneLeft = offsets.expire(group, nowMs, config.offsetsRetentionMs(), records);
+            if (noneLeft && group.isEmpty()) {
+                records.add(new GroupMetadata(group.groupId(), null));
+                deletedConsumerGroups.add(group);
+            }
+        }
         if (records.isEmpty()) {
             return;
         }
@@ -351,9 +419,15 @@ final class OffsetRequests {
             return;
         }
         apply(records, deleted, at);
+        deletedConsumerGroups.forEach(consumerMembership::drop);
         log.atInfo()
-                .addKeyValue("offsets", records.size() - deleted.size())
+                .addKeyValue("offsets", records.size() - deleted.size() - deletedConsumerGroups.size())
                 .addKeyValue("groups", groupIds(deleted))
+                .addKeyValue(
+                        "consumerGroups",
+                        deletedConsumerGroups.stream()
+                                .map(ConsumerGroup::groupId)
+                                .toList())
                 .log("Expired offsets and empty groups");
     }
 

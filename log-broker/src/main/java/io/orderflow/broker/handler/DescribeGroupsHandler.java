@@ -51,7 +51,7 @@ public final class DescribeGroupsHandler implements ApiHandler<DescribeGroupsReq
             }
         }
         return BoundedWait.await(
-                        coordinator.describeGroups(allowed),
+                        coordinator.describeGroups(allowed, request.version()),
                         coordinator.config().offsetCommitTimeoutMs())
                 .<AbstractResponse>map(groups -> {
                     if (withOperations) {

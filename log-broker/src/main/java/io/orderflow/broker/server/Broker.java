@@ -8,6 +8,8 @@ import io.orderflow.broker.handler.AlterClientQuotasHandler;
 import io.orderflow.broker.handler.AlterUserScramCredentialsHandler;
 import io.orderflow.broker.handler.ApiVersionsHandler;
 import io.orderflow.broker.handler.BrokerNode;
+import io.orderflow.broker.handler.ConsumerGroupDescribeHandler;
+import io.orderflow.broker.handler.ConsumerGroupHeartbeatHandler;
 import io.orderflow.broker.handler.CreateAclsHandler;
 import io.orderflow.broker.handler.CreatePartitionsHandler;
 import io.orderflow.broker.handler.CreateTopicsHandler;
@@ -198,7 +200,7 @@ public final class Broker implements Closeable {
             step("load the consumer groups");
             this.groups = opened(
                     "group coordinator",
-                    new GroupCoordinator(offsetsLog, config.groups(), clock),
+                    new GroupCoordinator(offsetsLog, config.groups(), clock, logs::topics),
                     GroupCoordinator::close);
             step("open the transaction log");
             this.transactionStateLog = opened(
@@ -547,6 +549,9 @@ public final class Broker implements Closeable {
                 .register(ApiKeys.OFFSET_FETCH, 1, 10, new OffsetFetchHandler(groups, logs, permissions))
                 .register(ApiKeys.LIST_GROUPS, 5, new ListGroupsHandler(groups, permissions))
                 .register(ApiKeys.DESCRIBE_GROUPS, 6, new DescribeGroupsHandler(groups, permissions))
+                .register(
+                        ApiKeys.CONSUMER_GROUP_HEARTBEAT, 0, 1, new ConsumerGroupHeartbeatHandler(groups, permissions))
+                .register(ApiKeys.CONSUMER_GROUP_DESCRIBE, 0, 1, new ConsumerGroupDescribeHandler(groups, permissions))
                 .register(ApiKeys.DELETE_GROUPS, 2, new DeleteGroupsHandler(groups, permissions))
                 .register(ApiKeys.OFFSET_DELETE, 0, new OffsetDeleteHandler(groups, logs, permissions))
                 .requestTimer(requestMetrics::record)
