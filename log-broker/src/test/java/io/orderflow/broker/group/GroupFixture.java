@@ -42,6 +42,9 @@ final class GroupFixture implements AutoCloseable {
     private final LogFiles files;
     private PartitionLog log;
     private GroupCoordinator coordinator;
+    /** The broker's topics as KIP-848 groups see them; tests add and grow them. */
+    private final java.util.Map<String, io.orderflow.broker.log.Topic> topics =
+            new java.util.concurrent.ConcurrentSkipListMap<>();
 
     private GroupFixture(Path dir, GroupCoordinatorConfig config, LogConfig logConfig, LogFiles files) {
         this.dir = dir;
@@ -98,7 +101,22 @@ final class GroupFixture implements AutoCloseable {
                 ? GroupStore.openLog(dir, clock, files, INLINE)
                 : PartitionLog.open(
                         GroupStore.TOPIC + "-0", dir.resolve(GroupStore.TOPIC + "-0"), logConfig, clock, files, INLINE);
-        coordinator = new GroupCoordinator(log, config, clock);
+        coordinator = new GroupCoordinator(log, config, clock, () -> List.copyOf(topics.values()));
+    }
+
+    /** Creates a topic (or changes its partition count), keeping its id; returns the id. */
+    java.util.UUID topic(String name, int partitions) {
+        io.orderflow.broker.log.Topic old = topics.get(name);
+        java.util.UUID id = old == null ? java.util.UUID.randomUUID() : old.id();
+        topics.put(
+                name,
+                new io.orderflow.broker.log.Topic(
+                        name, id, partitions, java.util.Map.of(), io.orderflow.broker.log.LogConfig.defaults()));
+        return id;
+    }
+
+    void deleteTopic(String name) {
+        topics.remove(name);
     }
 
     GroupCoordinator coordinator() {

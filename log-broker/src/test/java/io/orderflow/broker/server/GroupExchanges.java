@@ -68,6 +68,110 @@ final class GroupExchanges {
         cases.put(ApiKeys.DESCRIBE_GROUPS, this::describeGroups);
         cases.put(ApiKeys.DELETE_GROUPS, this::deleteGroups);
         cases.put(ApiKeys.OFFSET_DELETE, this::offsetDelete);
+        cases.put(ApiKeys.CONSUMER_GROUP_HEARTBEAT, this::consumerGroupHeartbeat);
+        cases.put(ApiKeys.CONSUMER_GROUP_DESCRIBE, this::consumerGroupDescribe);
+    }
+
+    private static org.apache.kafka.common.message.ConsumerGroupHeartbeatRequestData consumerJoin(
+            String group, String memberId) {
+        return new org.apache.kafka.common.message.ConsumerGroupHeartbeatRequestData()
+                .setGroupId(group)
+                .setMemberId(memberId)
+                .setMemberEpoch(0)
+                .setRebalanceTimeoutMs(10_000)
+                .setSubscribedTopicNames(List.of(TOPIC))
+                .setTopicPartitions(List.of());
+    }
+
+    /** A KIP-848 member joins (v0 lets the coordinator pick its id), heartbeats at its epoch and leaves. */
+    private List<Exchange> consumerGroupHeartbeat(short v) {
+        String group = "matrix-cg-heartbeat-v" + v;
+        AtomicReference<String> memberId =
+                new AtomicReference<>(v >= 1 ? Uuid.randomUuid().toString() : "");
+        List<Exchange> exchanges = new ArrayList<>();
+        exchanges.add(new Exchange(
+                () -> request(ApiKeys.CONSUMER_GROUP_HEARTBEAT, consumerJoin(group, memberId.get()), v), r -> {
+                    var response = ((org.apache.kafka.common.requests.ConsumerGroupHeartbeatResponse) r).data();
+                    assertThat(Errors.forCode(response.errorCode())).isEqualTo(Errors.NONE);
+                    assertThat(response.memberEpoch()).isEqualTo(1);
+                    assertThat(response.heartbeatIntervalMs()).isPositive();
+                    assertThat(response.assignment().topicPartitions())
+                            .singleElement()
+                            .satisfies(tp -> {
+                                assertThat(tp.topicId()).isEqualTo(topicId());
+                                assertThat(tp.partitions()).isNotEmpty();
+                            });
+                    if (v >= 1) {
+                        assertThat(response.memberId()).isEqualTo(memberId.get());
+                    }
+                    memberId.set(response.memberId());
+                }));
+        exchanges.add(new Exchange(
+                () -> request(
+                        ApiKeys.CONSUMER_GROUP_HEARTBEAT,
+                        new org.apache.kafka.common.message.ConsumerGroupHeartbeatRequestData()
+                                .setGroupId(group)
+                                .setMemberId(memberId.get())
+                                .setMemberEpoch(1),
+                        v),
+                r -> {
+                    var response = ((org.apache.kafka.common.requests.ConsumerGroupHeartbeatResponse) r).data();
+                    assertThat(Errors.forCode(response.errorCode())).isEqualTo(Errors.NONE);
+                    assertThat(response.memberEpoch()).isEqualTo(1);
+                    assertThat(response.assignment()).as("nothing changed").isNull();
+                }));
+        exchanges.add(new Exchange(
+                () -> request(
+                        ApiKeys.CONSUMER_GROUP_HEARTBEAT,
+                        new org.apache.kafka.common.message.ConsumerGroupHeartbeatRequestData()
+                                .setGroupId(group)
+                                .setMemberId(memberId.get())
+                                .setMemberEpoch(-1),
+                        v),
+                r -> {
+                    var response = ((org.apache.kafka.common.requests.ConsumerGroupHeartbeatResponse) r).data();
+                    assertThat(Errors.forCode(response.errorCode())).isEqualTo(Errors.NONE);
+                    assertThat(response.memberEpoch()).isEqualTo(-1);
+                }));
+        return exchanges;
+    }
+
+    /** A consumer group with one member is described with it; a classic group is sent to DescribeGroups. */
+    private List<Exchange> consumerGroupDescribe(short v) {
+        String group = "matrix-cg-describe-v" + v;
+        String memberId = Uuid.randomUuid().toString();
+        List<Exchange> exchanges = new ArrayList<>();
+        exchanges.add(new Exchange(
+                () -> request(ApiKeys.CONSUMER_GROUP_HEARTBEAT, consumerJoin(group, memberId), (short) 1), r -> {
+                    var response = ((org.apache.kafka.common.requests.ConsumerGroupHeartbeatResponse) r).data();
+                    assertThat(Errors.forCode(response.errorCode())).isEqualTo(Errors.NONE);
+                }));
+        var request = new org.apache.kafka.common.message.ConsumerGroupDescribeRequestData()
+                .setGroupIds(List.of(group, COMMITTED_GROUP))
+                .setIncludeAuthorizedOperations(true);
+        exchanges.add(new Exchange(() -> request(ApiKeys.CONSUMER_GROUP_DESCRIBE, request, v), r -> {
+            var groups = ((org.apache.kafka.common.requests.ConsumerGroupDescribeResponse) r)
+                    .data()
+                    .groups();
+            assertThat(groups).hasSize(2);
+            assertThat(groups.get(0)).satisfies(g -> {
+                assertThat(Errors.forCode(g.errorCode())).isEqualTo(Errors.NONE);
+                assertThat(g.groupState()).isEqualTo("Stable");
+                assertThat(g.groupEpoch()).isEqualTo(1);
+                assertThat(g.assignorName()).isEqualTo("uniform");
+                assertThat(g.authorizedOperations()).isPositive();
+                assertThat(g.members()).singleElement().satisfies(m -> {
+                    assertThat(m.memberId()).isEqualTo(memberId);
+                    assertThat(m.subscribedTopicNames()).containsExactly(TOPIC);
+                    assertThat(m.assignment().topicPartitions())
+                            .singleElement()
+                            .satisfies(tp -> assertThat(tp.topicName()).isEqualTo(TOPIC));
+                    assertThat(m.memberType()).isEqualTo((byte) (v >= 1 ? 1 : -1));
+                });
+            });
+            assertThat(Errors.forCode(groups.get(1).errorCode())).isEqualTo(Errors.GROUP_ID_NOT_FOUND);
+        }));
+        return exchanges;
     }
 
     private Uuid topicId() {
