@@ -10,7 +10,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * Runs one of Apache Kafka's command-line tools as a child JVM, the way {@code bin/kafka-*.sh} does: the tool's
@@ -131,6 +135,18 @@ public final class KafkaCli {
         } finally {
             delete(out);
             delete(err);
+        }
+    }
+
+    /** Runs the tools side by side (each is a JVM start of seconds) and returns their runs in the order given. */
+    @SafeVarargs
+    public static List<Run> concurrently(Supplier<Run>... tools) {
+        try (ExecutorService pool = Executors.newFixedThreadPool(tools.length)) {
+            List<CompletableFuture<Run>> started = new ArrayList<>();
+            for (Supplier<Run> tool : tools) {
+                started.add(CompletableFuture.supplyAsync(tool, pool));
+            }
+            return started.stream().map(CompletableFuture::join).toList();
         }
     }
 

@@ -4,8 +4,12 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -15,10 +19,12 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.GroupProtocol;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -72,10 +78,38 @@ final class KafkaClients {
 
     /**
      * A consumer in {@code group} that starts at the earliest offset when the group has no committed offset
-     * and commits only when told to.
+     * and commits only when told to; it speaks the client's default group protocol, the classic one.
      */
     static KafkaConsumer<String, String> groupConsumer(String bootstrap, String group) {
-        Map<String, Object> config = Map.of(
+        return new KafkaConsumer<>(groupConfig(bootstrap, group), new StringDeserializer(), new StringDeserializer());
+    }
+
+    /**
+     * As {@link #groupConsumer(String, String)}, joining through {@code protocol}: {@code group.protocol=classic}
+     * (JoinGroup, SyncGroup, Heartbeat, the assignment computed by the leader) or {@code group.protocol=consumer}
+     * (KIP-848's ConsumerGroupHeartbeat, the assignment computed by the broker's default assignor).
+     */
+    static KafkaConsumer<String, String> groupConsumer(String bootstrap, String group, GroupProtocol protocol) {
+        return new KafkaConsumer<>(
+                groupConfig(bootstrap, group, protocol), new StringDeserializer(), new StringDeserializer());
+    }
+
+    /** As {@link #groupConsumer(String, String, GroupProtocol)}, with {@code client.id} {@code clientId}. */
+    static KafkaConsumer<String, String> groupMember(
+            String bootstrap, String group, GroupProtocol protocol, String clientId) {
+        Map<String, Object> config = groupConfig(bootstrap, group, protocol);
+        config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        return new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer());
+    }
+
+    private static Map<String, Object> groupConfig(String bootstrap, String group, GroupProtocol protocol) {
+        Map<String, Object> config = new HashMap<>(groupConfig(bootstrap, group));
+        config.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, protocol.name().toLowerCase(Locale.ROOT));
+        return config;
+    }
+
+    private static Map<String, Object> groupConfig(String bootstrap, String group) {
+        return Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
                 bootstrap,
                 ConsumerConfig.GROUP_ID_CONFIG,
@@ -84,7 +118,39 @@ final class KafkaClients {
                 "earliest",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
                 false);
-        return new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer());
+    }
+
+    /**
+     * Polls every member in turn until each holds at least one partition of {@code topic}, none holds a partition
+     * another holds, and together they hold all {@code partitions} of it: the group has (re)balanced, as its members
+     * see it. Fails after 30 s.
+     */
+    static void pollUntilBalanced(List<KafkaConsumer<String, String>> members, String topic, int partitions) {
+        Set<TopicPartition> all = new HashSet<>();
+        for (int p = 0; p < partitions; p++) {
+            all.add(new TopicPartition(topic, p));
+        }
+        await(members.size() + " members sharing the " + partitions + " partitions of " + topic)
+                .atMost(CALL_TIMEOUT)
+                .pollInSameThread()
+                .pollInterval(Duration.ofMillis(1))
+                .until(() -> {
+                    List<Set<TopicPartition>> assignments = new ArrayList<>();
+                    for (KafkaConsumer<String, String> member : members) {
+                        member.poll(Duration.ofMillis(50));
+                        assignments.add(member.assignment());
+                    }
+                    Set<TopicPartition> held = new HashSet<>();
+                    int count = 0;
+                    for (Set<TopicPartition> assignment : assignments) {
+                        if (assignment.isEmpty()) {
+                            return false;
+                        }
+                        held.addAll(assignment);
+                        count += assignment.size();
+                    }
+                    return count == held.size() && held.equals(all);
+                });
     }
 
     /** Polls until at least {@code count} records have arrived (failing after 30 s) and returns them all. */

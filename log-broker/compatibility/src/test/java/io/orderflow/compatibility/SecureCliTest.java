@@ -23,11 +23,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -143,7 +139,7 @@ class SecureCliTest {
                 .all()
                 .get(30, TimeUnit.SECONDS);
 
-        List<KafkaCli.Run> added = concurrently(
+        List<KafkaCli.Run> added = KafkaCli.concurrently(
                 () -> tool(
                         ACLS,
                         adminConfig,
@@ -191,7 +187,7 @@ class SecureCliTest {
         assertThat(endOffset("granted")).isEqualTo(3);
 
         // Independent of each other: run side by side.
-        List<KafkaCli.Run> runs = concurrently(
+        List<KafkaCli.Run> runs = KafkaCli.concurrently(
                 () -> consumeAsAlice("alice-readers"),
                 () -> consumeAsAlice("team-b"),
                 () -> produceAsAlice("denied", "not allowed\n"),
@@ -248,7 +244,7 @@ class SecureCliTest {
         Path noTrustStoreConfig = clientConfig("alice-no-truststore", noTrustStore);
         Path plaintextConfig = clientConfig("alice-plaintext", plaintext);
 
-        List<KafkaCli.Run> runs = concurrently(
+        List<KafkaCli.Run> runs = KafkaCli.concurrently(
                 () -> tool(TOPICS, wrongPasswordConfig, "--list"),
                 () -> tool(TOPICS, noTrustStoreConfig, "--list"),
                 () -> tool(TOPICS, plaintextConfig, "--list"));
@@ -327,18 +323,6 @@ class SecureCliTest {
         List<String> all = new ArrayList<>(List.of("--command-config", config.toString()));
         all.addAll(List.of(args));
         return KafkaCli.runAgainst(broker.bootstrapServers(), tool, all.toArray(String[]::new));
-    }
-
-    /** Runs the tools side by side (each is a JVM start of seconds) and returns their runs in the order given. */
-    @SafeVarargs
-    private static List<KafkaCli.Run> concurrently(Supplier<KafkaCli.Run>... tools) {
-        try (ExecutorService pool = Executors.newFixedThreadPool(tools.length)) {
-            List<CompletableFuture<KafkaCli.Run>> started = new ArrayList<>();
-            for (Supplier<KafkaCli.Run> tool : tools) {
-                started.add(CompletableFuture.supplyAsync(tool, pool));
-            }
-            return started.stream().map(CompletableFuture::join).toList();
-        }
     }
 
     /** The client settings of a SCRAM-SHA-512 login over TLS that trusts the local CA. */

@@ -104,6 +104,14 @@ public record BrokerConfig(
                 "10000",
                 "consumer groups on the broker; a JoinGroup that would create one more gets GROUP_MAX_SIZE_REACHED");
         doc(
+                "group.consumer.session.timeout.ms",
+                "45000",
+                "a KIP-848 consumer group member without a heartbeat for this long is removed from its group");
+        doc(
+                "group.consumer.heartbeat.interval.ms",
+                "5000",
+                "how often KIP-848 consumer group members are told to heartbeat");
+        doc(
                 "quota.window.num",
                 "11",
                 "windows a client quota's rate is measured over (a new client may use all but one at once)");
@@ -223,7 +231,10 @@ public record BrokerConfig(
                 GroupCoordinatorConfig.defaults()
                         .withInitialRebalanceDelayMs(integer(values, "group.initial.rebalance.delay.ms"))
                         .withMaxGroupSize(integer(values, "group.max.size"))
-                        .withMaxGroups(integer(values, "group.max.count")),
+                        .withMaxGroups(integer(values, "group.max.count"))
+                        .withConsumerGroupTimeouts(
+                                integer(values, "group.consumer.session.timeout.ms"),
+                                integer(values, "group.consumer.heartbeat.interval.ms")),
                 quotaWindows(values),
                 integer(values, "metrics.port"),
                 specs,

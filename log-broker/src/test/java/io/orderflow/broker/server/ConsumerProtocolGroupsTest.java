@@ -340,4 +340,36 @@ class ConsumerProtocolGroupsTest {
             }
         }
     }
+
+    @Test
+    void theBrokersConsumerGroupTimeoutsSetTheHeartbeatIntervalAndRemoveSilentMembers() throws Exception {
+        broker.close();
+        broker = TestBroker.start(
+                dataDir,
+                Map.of(
+                        "group.consumer.heartbeat.interval.ms", "250",
+                        "group.consumer.session.timeout.ms", "1500"));
+        var join = new org.apache.kafka.common.message.ConsumerGroupHeartbeatRequestData()
+                .setGroupId("silent")
+                .setMemberId(org.apache.kafka.common.Uuid.randomUuid().toString())
+                .setMemberEpoch(0)
+                .setRebalanceTimeoutMs(10_000)
+                .setSubscribedTopicNames(List.of(TOPIC))
+                .setTopicPartitions(List.of());
+        try (io.orderflow.frames.WireClient client =
+                io.orderflow.frames.WireClient.connect(broker.broker().port())) {
+            var response = (org.apache.kafka.common.requests.ConsumerGroupHeartbeatResponse) client.receive(client.send(
+                    new org.apache.kafka.common.requests.ConsumerGroupHeartbeatRequest.Builder(join).build((short) 1),
+                    1));
+            assertThat(response.data().heartbeatIntervalMs()).isEqualTo(250);
+            assertThat(response.data().memberEpoch()).isEqualTo(1);
+        }
+        try (Admin admin = broker.admin()) {
+            assertThat(describe(admin, "silent").members()).hasSize(1);
+            // no more heartbeats: the member is gone once its 1.5 s session has passed
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> describe(admin, "silent").members().isEmpty());
+            assertThat(describe(admin, "silent").groupState()).isEqualTo(GroupState.EMPTY);
+        }
+    }
 }
