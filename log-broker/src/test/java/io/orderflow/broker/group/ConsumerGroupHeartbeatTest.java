@@ -324,6 +324,22 @@ class ConsumerGroupHeartbeatTest {
         assertThat(error(send(join("b", "orders")))).isEqualTo(Errors.GROUP_MAX_SIZE_REACHED);
     }
 
+    @Test
+    void aHeartbeatThatWouldCreateAGroupBeyondGroupMaxCountIsRefused() {
+        fixture.coordinator().close();
+        fixture.log().close();
+        fixture = GroupFixture.builder(dir.resolve("few"))
+                .config(GroupCoordinatorConfig.defaults().withMaxGroups(1))
+                .build();
+        orders = fixture.topic("orders", 4);
+        send(join("a", "orders"));
+        ConsumerGroupHeartbeatResponseData second = send(join("b", "orders").setGroupId("another"));
+        assertThat(error(second)).isEqualTo(Errors.GROUP_MAX_SIZE_REACHED);
+        assertThat(error(send(join("c", "orders"))))
+                .as("the existing group still takes members")
+                .isEqualTo(Errors.NONE);
+    }
+
     // ---------------------------------------------------------------- timeouts
 
     @Test
@@ -558,5 +574,30 @@ class ConsumerGroupHeartbeatTest {
         fixture.restart();
         assertThat(describe().errorCode()).isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
         assertThat(fixture.fetch(GROUP, "orders", 0).committedOffset()).isEqualTo(-1);
+    }
+
+    @Test
+    void anEmptyConsumerGroupsOffsetsExpireAfterTheRetentionAndTheGroupGoesWithThem() {
+        fixture.coordinator().close();
+        fixture.log().close();
+        fixture = GroupFixture.builder(dir.resolve("expiring"))
+                .config(GroupCoordinatorConfig.defaults().withOffsetsRetention(60_000, 1000))
+                .build();
+        orders = fixture.topic("orders", 4);
+        send(join("a", "orders"));
+        assertThat(commit("a", 1, (short) 9)).isEqualTo(Errors.NONE);
+        for (int i = 0; i < 24; i++) { // two minutes of heartbeats: twice the retention
+            assertThat(error(send(beat("a", 1, null)))).isEqualTo(Errors.NONE);
+            fixture.advance(5000);
+        }
+        assertThat(fixture.fetch(GROUP, "orders", 0).committedOffset())
+                .as("a member subscribed to the topic keeps its offsets")
+                .isEqualTo(7);
+        send(leave("a", -1));
+        fixture.advance(59_000);
+        assertThat(fixture.fetch(GROUP, "orders", 0).committedOffset()).isEqualTo(7);
+        fixture.advance(2000);
+        assertThat(fixture.fetch(GROUP, "orders", 0).committedOffset()).isEqualTo(-1);
+        assertThat(describe().errorCode()).isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
     }
 }

@@ -94,6 +94,11 @@ class CoordinatorStorageFailuresTest {
                 .register(ApiKeys.SYNC_GROUP, 5, new SyncGroupHandler(coordinator))
                 .register(ApiKeys.HEARTBEAT, 4, new HeartbeatHandler(coordinator))
                 .register(ApiKeys.OFFSET_COMMIT, 2, 10, new OffsetCommitHandler(coordinator, logs))
+                .register(
+                        ApiKeys.CONSUMER_GROUP_HEARTBEAT,
+                        0,
+                        1,
+                        new io.orderflow.broker.handler.ConsumerGroupHeartbeatHandler(coordinator))
                 .faults(faults)
                 .build();
         server = SocketServer.bind(
@@ -176,6 +181,46 @@ class CoordinatorStorageFailuresTest {
         assertThat(errors(next)).containsExactly(Errors.NONE);
         assertThat(fixture.fetch("g-offsets", "orders", 0).committedOffset()).isEqualTo(42);
         assertThat(faults.counts()).hasSize(1);
+    }
+
+    private static org.apache.kafka.common.message.ConsumerGroupHeartbeatRequestData consumerJoin(String memberId) {
+        return new org.apache.kafka.common.message.ConsumerGroupHeartbeatRequestData()
+                .setGroupId("g-kip848")
+                .setMemberId(memberId)
+                .setMemberEpoch(0)
+                .setRebalanceTimeoutMs(10_000)
+                .setSubscribedTopicNames(List.of("orders"))
+                .setTopicPartitions(List.of());
+    }
+
+    @Test
+    void aBugWhileStoringAConsumerGroupChangeFailsTheHeartbeatOnceAndLeavesTheGroupAsItWas() throws IOException {
+        fixture.topic("orders", 2);
+        files.failWith(BUG);
+        org.apache.kafka.common.message.ConsumerGroupHeartbeatResponseData failed =
+                send(ApiKeys.CONSUMER_GROUP_HEARTBEAT, consumerJoin("a"), 1);
+        files.heal();
+        assertThat(Errors.forCode(failed.errorCode())).isEqualTo(Errors.UNKNOWN_SERVER_ERROR);
+        assertOneFault(ApiKeys.CONSUMER_GROUP_HEARTBEAT, 1, RuntimeException.class, "injected bug");
+        assertThat(GroupFixture.get(fixture.coordinator().consumerGroupDescribe(List.of("g-kip848")))
+                        .getFirst()
+                        .errorCode())
+                .as("the unwritten group is dropped")
+                .isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
+
+        org.apache.kafka.common.message.ConsumerGroupHeartbeatResponseData joined =
+                send(ApiKeys.CONSUMER_GROUP_HEARTBEAT, consumerJoin("a"), 1);
+        assertThat(joined.memberEpoch()).isEqualTo(1);
+
+        files.failWith(new IOException("No space left on device"));
+        org.apache.kafka.common.message.ConsumerGroupHeartbeatResponseData second =
+                send(ApiKeys.CONSUMER_GROUP_HEARTBEAT, consumerJoin("b"), 1);
+        files.heal();
+        assertThat(Errors.forCode(second.errorCode())).isEqualTo(Errors.KAFKA_STORAGE_ERROR);
+        var group = GroupFixture.get(fixture.coordinator().consumerGroupDescribe(List.of("g-kip848")))
+                .getFirst();
+        assertThat(group.groupEpoch()).as("the failed join moved nothing").isEqualTo(1);
+        assertThat(group.members()).extracting(m -> m.memberId()).containsExactly("a");
     }
 
     @Test
