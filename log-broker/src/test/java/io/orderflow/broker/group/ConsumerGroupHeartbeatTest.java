@@ -54,6 +54,13 @@ class ConsumerGroupHeartbeatTest {
         orders = fixture.topic("orders", 4);
     }
 
+    /** Starts over with another coordinator configuration, in a directory of its own. */
+    private void reopen(String name, GroupCoordinatorConfig config) {
+        close();
+        fixture = GroupFixture.builder(dir.resolve(name)).config(config).build();
+        orders = fixture.topic("orders", 4);
+    }
+
     @AfterEach
     void close() {
         fixture.coordinator().close();
@@ -314,24 +321,14 @@ class ConsumerGroupHeartbeatTest {
 
     @Test
     void aGroupRefusesMembersBeyondItsMaximumSize() {
-        fixture.coordinator().close();
-        fixture.log().close();
-        fixture = GroupFixture.builder(dir.resolve("small"))
-                .config(GroupCoordinatorConfig.defaults().withMaxGroupSize(1))
-                .build();
-        orders = fixture.topic("orders", 4);
+        reopen("small", GroupCoordinatorConfig.defaults().withMaxGroupSize(1));
         send(join("a", "orders"));
         assertThat(error(send(join("b", "orders")))).isEqualTo(Errors.GROUP_MAX_SIZE_REACHED);
     }
 
     @Test
     void aHeartbeatThatWouldCreateAGroupBeyondGroupMaxCountIsRefused() {
-        fixture.coordinator().close();
-        fixture.log().close();
-        fixture = GroupFixture.builder(dir.resolve("few"))
-                .config(GroupCoordinatorConfig.defaults().withMaxGroups(1))
-                .build();
-        orders = fixture.topic("orders", 4);
+        reopen("few", GroupCoordinatorConfig.defaults().withMaxGroups(1));
         send(join("a", "orders"));
         ConsumerGroupHeartbeatResponseData second = send(join("b", "orders").setGroupId("another"));
         assertThat(error(second)).isEqualTo(Errors.GROUP_MAX_SIZE_REACHED);
@@ -578,12 +575,7 @@ class ConsumerGroupHeartbeatTest {
 
     @Test
     void anEmptyConsumerGroupsOffsetsExpireAfterTheRetentionAndTheGroupGoesWithThem() {
-        fixture.coordinator().close();
-        fixture.log().close();
-        fixture = GroupFixture.builder(dir.resolve("expiring"))
-                .config(GroupCoordinatorConfig.defaults().withOffsetsRetention(60_000, 1000))
-                .build();
-        orders = fixture.topic("orders", 4);
+        reopen("expiring", GroupCoordinatorConfig.defaults().withOffsetsRetention(60_000, 1000));
         send(join("a", "orders"));
         assertThat(commit("a", 1, (short) 9)).isEqualTo(Errors.NONE);
         for (int i = 0; i < 24; i++) { // two minutes of heartbeats: twice the retention
