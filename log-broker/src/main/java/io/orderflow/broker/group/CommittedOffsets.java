@@ -130,10 +130,12 @@ final class CommittedOffsets {
         return !byGroup.containsKey(group.groupId());
     }
 
-    /** The same rules for a KIP-848 group: empty, from when it became empty; else by commit, subscribed topics kept. */
+    /**
+     * Kafka's rule for a KIP-848 group: every offset expires {@code retentionMs} after its commit, empty group or not,
+     * except those of topics its members subscribe to.
+     */
     boolean expire(ConsumerGroup group, long nowMs, long retentionMs, List<GroupRecord> out) {
-        long emptySince = group.isEmpty() ? group.stateTimestampMs() : -1;
-        return expire(group.groupId(), emptySince, group::isSubscribedTo, nowMs, retentionMs, out);
+        return expire(group.groupId(), -1, group::isSubscribedTo, nowMs, retentionMs, out);
     }
 
     /**

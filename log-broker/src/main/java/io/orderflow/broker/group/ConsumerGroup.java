@@ -53,6 +53,8 @@ final class ConsumerGroup {
     private final Map<String, MemberAssignment> target = new HashMap<>();
     private Map<String, TopicShape> subscribedTopics = Map.of();
     private long stateTimestampMs;
+    /** The version of the broker's topics its subscribed topics were last computed against; not persisted. */
+    private long topicsVersion = -1;
 
     ConsumerGroup(String groupId, long nowMs) {
         this.groupId = groupId;
@@ -83,6 +85,14 @@ final class ConsumerGroup {
     /** When the group last became empty (or was created): offsets of an empty group expire from here. */
     long stateTimestampMs() {
         return stateTimestampMs;
+    }
+
+    long topicsVersion() {
+        return topicsVersion;
+    }
+
+    void setTopicsVersion(long version) {
+        this.topicsVersion = version;
     }
 
     State state() {
@@ -157,36 +167,42 @@ final class ConsumerGroup {
         target.putAll(assignment);
     }
 
-    /** The group as it is persisted, member for member. */
-    ConsumerGroupSnapshot snapshot() {
+    /** The group as it is persisted: its own record and one per member. */
+    record Image(ConsumerGroupSnapshot group, Map<String, ConsumerMemberSnapshot> members) {}
+
+    Image image() {
         List<SubscribedTopic> topics = new ArrayList<>();
         new java.util.TreeMap<>(subscribedTopics)
                 .forEach((name, shape) -> topics.add(new SubscribedTopic(name, shape)));
-        List<ConsumerMemberSnapshot> snapshots = new ArrayList<>();
+        Map<String, ConsumerMemberSnapshot> snapshots = new LinkedHashMap<>();
         for (ConsumerGroupMember m : members.values()) {
-            snapshots.add(new ConsumerMemberSnapshot(
+            snapshots.put(
                     m.memberId(),
-                    m.instanceId(),
-                    m.rackId(),
-                    m.clientId(),
-                    m.clientHost(),
-                    m.rebalanceTimeoutMs(),
-                    m.subscribedTopicNames(),
-                    m.subscribedTopicRegex(),
-                    m.serverAssignor(),
-                    m.memberEpoch(),
-                    m.previousMemberEpoch(),
-                    m.state(),
-                    m.assigned(),
-                    m.pendingRevocation(),
-                    target(m.memberId())));
+                    new ConsumerMemberSnapshot(
+                            m.memberId(),
+                            m.instanceId(),
+                            m.rackId(),
+                            m.clientId(),
+                            m.clientHost(),
+                            m.rebalanceTimeoutMs(),
+                            m.subscribedTopicNames(),
+                            m.subscribedTopicRegex(),
+                            m.serverAssignor(),
+                            m.memberEpoch(),
+                            m.previousMemberEpoch(),
+                            m.state(),
+                            m.assigned(),
+                            m.pendingRevocation(),
+                            target(m.memberId())));
         }
-        return new ConsumerGroupSnapshot(
-                groupEpoch, assignmentEpoch, assignorName, stateTimestampMs, topics, snapshots);
+        return new Image(
+                new ConsumerGroupSnapshot(groupEpoch, assignmentEpoch, assignorName, stateTimestampMs, topics),
+                snapshots);
     }
 
-    /** A group as {@link #snapshot()} persisted it. */
-    static ConsumerGroup restored(String groupId, ConsumerGroupSnapshot s) {
+    /** A group as {@link #image()} persisted it. */
+    static ConsumerGroup restored(String groupId, Image image) {
+        ConsumerGroupSnapshot s = image.group();
         ConsumerGroup group = new ConsumerGroup(groupId, s.stateTimestampMs());
         group.groupEpoch = s.groupEpoch();
         group.assignmentEpoch = s.assignmentEpoch();
@@ -194,7 +210,7 @@ final class ConsumerGroup {
         Map<String, TopicShape> topics = new HashMap<>();
         s.topics().forEach(t -> topics.put(t.name(), t.shape()));
         group.subscribedTopics = Map.copyOf(topics);
-        for (ConsumerMemberSnapshot ms : s.members()) {
+        for (ConsumerMemberSnapshot ms : image.members().values()) {
             ConsumerGroupMember m = new ConsumerGroupMember(ms.memberId());
             m.setInstanceId(ms.instanceId());
             m.setRackId(ms.rackId());

@@ -1,8 +1,11 @@
 package io.orderflow.broker.group;
 
+import com.google.re2j.Pattern;
+import com.google.re2j.PatternSyntaxException;
+import io.orderflow.broker.group.ConsumerGroup.Image;
 import io.orderflow.broker.group.ConsumerGroupMember.State;
 import io.orderflow.broker.group.GroupRecord.ConsumerGroupMetadata;
-import io.orderflow.broker.group.GroupRecord.ConsumerGroupSnapshot;
+import io.orderflow.broker.group.GroupRecord.ConsumerMember;
 import io.orderflow.broker.group.ServerAssignor.Subscriber;
 import io.orderflow.broker.group.ServerAssignor.TopicShape;
 import io.orderflow.broker.log.LogException;
@@ -19,8 +22,6 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.message.ConsumerGroupDescribeResponseData;
 import org.apache.kafka.common.message.ConsumerGroupHeartbeatRequestData;
@@ -50,9 +51,15 @@ import org.slf4j.LoggerFactory;
  * group.instance.id}) that leaves with epoch -2 keeps its partitions until then, so that a restart within the
  * session timeout moves nothing.
  *
- * <p><b>Persistence.</b> Every change is written as the group's snapshot ({@link ConsumerGroupMetadata}) before the
- * answer goes out; if the write fails the group is put back as it was and the request fails with the storage's
- * error. After a restart members carry on with their epochs and assignments; each gets a fresh session timeout.
+ * <p><b>Persistence.</b> Every change is written before the answer goes out: the group's own record ({@link
+ * ConsumerGroupMetadata}) when its epochs or subscribed topics move, and a record per member that changed ({@link
+ * ConsumerMember}; a tombstone for one that left), so a heartbeat writes one small record, not the group. If the write
+ * fails the group is put back as it was, timers included, and the request fails with the storage's error. After a
+ * restart members carry on with their epochs and assignments; each gets a fresh session timeout.
+ *
+ * <p><b>Regular expressions</b> are RE/2 ({@code com.google.re2j}, as in Kafka): linear in the topic name, so no pattern
+ * can hold the coordinator's lock for long. The subscribed topics are computed again only when a subscription or a
+ * topic changed, not on every heartbeat.
  *
  * <p>Not thread-safe: every method runs under the coordinator's lock.
  */
@@ -65,6 +72,17 @@ final class ConsumerMembership {
     private final GroupStore store;
     private final Supplier<Collection<Topic>> topics;
     private final Clock clock;
+    /** Compiled subscriptions, by regex; bounded, least recently used out. */
+    private final Map<String, Pattern> patterns = new java.util.LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Pattern> eldest) {
+            return size() > 1000;
+        }
+    };
+    /** The topics as last seen, and a version that moves whenever they change. */
+    private Map<String, TopicShape> knownTopics = Map.of();
+
+    private long topicsVersion;
 
     ConsumerMembership(
             Map<String, ConsumerGroup> groups,
@@ -165,9 +183,15 @@ final class ConsumerMembership {
         }
     }
 
-    private static Pattern compile(String regex) {
+    private Pattern compile(String regex) {
+        Pattern cached = patterns.get(regex);
+        if (cached != null) {
+            return cached;
+        }
         try {
-            return Pattern.compile(regex);
+            Pattern compiled = Pattern.compile(regex);
+            patterns.put(regex, compiled);
+            return compiled;
         } catch (PatternSyntaxException e) {
             throw new Refusal(
                     Errors.INVALID_REGULAR_EXPRESSION,
@@ -189,7 +213,7 @@ final class ConsumerMembership {
             }
             group = new ConsumerGroup(groupId, now);
         }
-        ConsumerGroupSnapshot before = groups.containsKey(groupId) ? group.snapshot() : null;
+        Image before = groups.containsKey(groupId) ? group.image() : null;
         String memberId = request.memberId() == null || request.memberId().isEmpty()
                 ? UUID.randomUUID().toString()
                 : request.memberId();
@@ -203,18 +227,17 @@ final class ConsumerMembership {
         group.put(member);
         groups.put(groupId, group);
 
-        Map<String, TopicShape> subscribed = subscribedTopics(group);
-        if (isNew || subscriptionChanged || !subscribed.equals(group.subscribedTopics())) {
-            assign(group, subscribed);
+        Map<String, Topic> view = topicView();
+        if (isNew || subscriptionChanged || group.topicsVersion() != topicsVersion) {
+            Map<String, TopicShape> subscribed = subscribedTopics(group, view);
+            if (isNew || subscriptionChanged || !subscribed.equals(group.subscribedTopics())) {
+                assign(group, view, subscribed);
+            }
+            group.setTopicsVersion(topicsVersion);
         }
         reconcile(group, member, owned);
         scheduleSession(group, member.memberId());
-        try {
-            persist(group, before);
-        } catch (RuntimeException e) {
-            restore(groupId, before);
-            throw e;
-        }
+        persistOrRollBack(group, before);
         boolean full = joining
                 || (request.rebalanceTimeoutMs() != -1
                         && (request.subscribedTopicNames() != null || request.subscribedTopicRegex() != null)
@@ -364,20 +387,17 @@ final class ConsumerMembership {
                     "Static member " + request.memberId() + " with instance id " + request.instanceId()
                             + " was replaced by member " + member.memberId() + ".");
         }
-        ConsumerGroupSnapshot before = group.snapshot();
+        Image before = group.image();
         if (request.memberEpoch() == ConsumerGroupMember.STATIC_LEAVE_EPOCH) {
-            // It keeps its partitions for its session timeout, so that a restart moves nothing.
+            // It keeps its partitions for its session timeout, so that a restart moves nothing; those it was revoking
+            // are free at once (it stopped using them), as in Kafka.
             member.setMemberEpoch(ConsumerGroupMember.STATIC_LEAVE_EPOCH);
+            member.setReconciliation(member.state(), member.assigned(), MemberAssignment.EMPTY);
             timer.cancel(revocationKey(group.groupId(), member.memberId()));
         } else {
             removeMembers(group, List.of(member.memberId()), now);
         }
-        try {
-            persist(group, before);
-        } catch (RuntimeException e) {
-            restore(group.groupId(), before);
-            throw e;
-        }
+        persistOrRollBack(group, before);
         log.atInfo()
                 .addKeyValue("group", group.groupId())
                 .addKeyValue("member", member.memberId())
@@ -396,7 +416,9 @@ final class ConsumerMembership {
             timer.cancel(sessionKey(group.groupId(), memberId));
             timer.cancel(revocationKey(group.groupId(), memberId));
         }
-        assign(group, subscribedTopics(group));
+        Map<String, Topic> view = topicView();
+        assign(group, view, subscribedTopics(group, view));
+        group.setTopicsVersion(topicsVersion);
     }
 
     /** Fences a member the timers found late: removes it and writes the group, or leaves it for the next try. */
@@ -406,15 +428,22 @@ final class ConsumerMembership {
         if (group == null || group.member(memberId) == null) {
             return;
         }
-        ConsumerGroupSnapshot before = group.snapshot();
+        Image before = group.image();
         removeMembers(group, List.of(memberId), now);
         try {
             persist(group, before);
-        } catch (LogException e) {
-            restore(groupId, before);
-            // Keep the member for now and try again shortly, as the offsets expiry does with failed writes.
+        } catch (RuntimeException e) {
+            rollBack(group, before);
+            // Keep the member for now and try again shortly, as the offsets expiry does with failed writes; a bug (not
+            // the storage's trouble) is logged with its stack trace, and must not stop the other timers of this tick.
             timer.schedule(sessionKey(groupId, memberId), now + 1000, () -> fence(groupId, memberId, why));
-            log.atWarn().addKeyValue("error", e.getMessage()).log("Cannot fence a consumer group member; will retry");
+            if (e instanceof LogException) {
+                log.atWarn()
+                        .addKeyValue("error", e.getMessage())
+                        .log("Cannot fence a consumer group member; will retry");
+            } else {
+                log.atError().setCause(e).log("Fencing a consumer group member failed; will retry");
+            }
             return;
         }
         log.atInfo()
@@ -432,44 +461,57 @@ final class ConsumerMembership {
 
     // ---------------------------------------------------------------- assignment and reconciliation
 
-    /** The existing topics the group subscribes to, by name or by regex; internal topics never match a regex. */
-    private Map<String, TopicShape> subscribedTopics(ConsumerGroup group) {
-        Map<String, TopicShape> out = new TreeMap<>();
+    /** The broker's topics by name, moving {@link #topicsVersion} when they differ from the last look. */
+    private Map<String, Topic> topicView() {
         Map<String, Topic> byName = new HashMap<>();
-        topics.get().forEach(t -> byName.put(t.name(), t));
+        Map<String, TopicShape> shapes = new HashMap<>();
+        for (Topic t : topics.get()) {
+            byName.put(t.name(), t);
+            shapes.put(t.name(), new TopicShape(t.id(), t.partitions()));
+        }
+        if (!shapes.equals(knownTopics)) {
+            knownTopics = shapes;
+            topicsVersion++;
+        }
+        return byName;
+    }
+
+    /** The existing topics the group subscribes to, by name or by regex; internal topics never match a regex. */
+    private Map<String, TopicShape> subscribedTopics(ConsumerGroup group, Map<String, Topic> view) {
+        Map<String, TopicShape> out = new TreeMap<>();
         for (ConsumerGroupMember m : group.members()) {
-            for (String name : memberTopics(m, byName)) {
-                Topic t = byName.get(name);
+            for (String name : memberTopics(m, view)) {
+                Topic t = view.get(name);
                 out.put(name, new TopicShape(t.id(), t.partitions()));
             }
         }
         return out;
     }
 
-    private static Set<String> memberTopics(ConsumerGroupMember m, Map<String, Topic> byName) {
+    private static final Set<String> INTERNAL_TOPICS = Set.of("__consumer_offsets", "__transaction_state");
+
+    private Set<String> memberTopics(ConsumerGroupMember m, Map<String, Topic> view) {
         Set<String> names = new HashSet<>();
         for (String name : m.subscribedTopicNames()) {
-            if (byName.containsKey(name)) {
+            if (view.containsKey(name)) {
                 names.add(name);
             }
         }
         if (m.subscribedTopicRegex() != null) {
-            Pattern p = Pattern.compile(m.subscribedTopicRegex());
-            byName.keySet().stream()
-                    .filter(n -> !n.startsWith("__") && p.matcher(n).matches())
+            Pattern p = compile(m.subscribedTopicRegex());
+            view.keySet().stream()
+                    .filter(n -> !INTERNAL_TOPICS.contains(n) && p.matches(n))
                     .forEach(names::add);
         }
         return names;
     }
 
     /** Moves the group epoch and computes the target assignment for it. */
-    private void assign(ConsumerGroup group, Map<String, TopicShape> subscribed) {
-        Map<String, Topic> byName = new HashMap<>();
-        topics.get().forEach(t -> byName.put(t.name(), t));
+    private void assign(ConsumerGroup group, Map<String, Topic> view, Map<String, TopicShape> subscribed) {
         SortedMap<String, Subscriber> subscribers = new TreeMap<>();
         for (ConsumerGroupMember m : group.members()) {
             subscribers.put(
-                    m.memberId(), new Subscriber(memberTopics(m, byName), group.target(m.memberId()), m.instanceId()));
+                    m.memberId(), new Subscriber(memberTopics(m, view), group.target(m.memberId()), m.instanceId()));
         }
         ServerAssignor assignor = ServerAssignor.named(preferredAssignor(group));
         Map<String, MemberAssignment> target = assignor.assign(subscribers, subscribed);
@@ -501,6 +543,9 @@ final class ConsumerMembership {
      */
     private void reconcile(ConsumerGroup group, ConsumerGroupMember member, MemberAssignment owned) {
         int targetEpoch = group.assignmentEpoch();
+        State stateBefore = member.state();
+        int epochBefore = member.memberEpoch();
+        MemberAssignment revokingBefore = member.pendingRevocation();
         switch (member.state()) {
             case STABLE -> {
                 if (member.memberEpoch() != targetEpoch) {
@@ -514,17 +559,27 @@ final class ConsumerMembership {
             }
             case UNRELEASED_PARTITIONS -> next(group, member, owned, member.memberEpoch());
         }
-        String key = revocationKey(group.groupId(), member.memberId());
-        if (member.state() == State.UNREVOKED_PARTITIONS) {
-            if (!timer.isScheduled(key)) {
-                String groupId = group.groupId();
-                String memberId = member.memberId();
-                long deadline = clock.millis() + member.rebalanceTimeoutMs();
-                timer.schedule(key, deadline, () -> fence(groupId, memberId, "revocation timeout"));
-            }
-        } else {
-            timer.cancel(key);
+        if (member.state() != State.UNREVOKED_PARTITIONS) {
+            timer.cancel(revocationKey(group.groupId(), member.memberId()));
+        } else if (stateBefore != State.UNREVOKED_PARTITIONS
+                || epochBefore != member.memberEpoch()
+                || !revokingBefore.equals(member.pendingRevocation())) {
+            scheduleRevocation(group, member); // each new revocation gets its full rebalance timeout
         }
+    }
+
+    /** Fences the member unless it has revoked by its rebalance timeout: still revoking, at the same epoch. */
+    private void scheduleRevocation(ConsumerGroup group, ConsumerGroupMember member) {
+        String groupId = group.groupId();
+        String memberId = member.memberId();
+        int epoch = member.memberEpoch();
+        timer.schedule(revocationKey(groupId, memberId), clock.millis() + member.rebalanceTimeoutMs(), () -> {
+            ConsumerGroup g = groups.get(groupId);
+            ConsumerGroupMember m = g == null ? null : g.member(memberId);
+            if (m != null && m.state() == State.UNREVOKED_PARTITIONS && m.memberEpoch() == epoch) {
+                fence(groupId, memberId, "revocation timeout");
+            }
+        });
     }
 
     private static boolean ownsAny(MemberAssignment owned, MemberAssignment partitions) {
@@ -551,29 +606,69 @@ final class ConsumerMembership {
 
     // ---------------------------------------------------------------- persistence
 
-    private void persist(ConsumerGroup group, ConsumerGroupSnapshot before) {
-        ConsumerGroupSnapshot after = group.snapshot();
-        if (!after.equals(before)) {
-            store.append(List.of(new ConsumerGroupMetadata(group.groupId(), after)));
+    /**
+     * Writes what changed since {@code before} (null for a new group): the group's record if its own state moved, the
+     * members that changed, tombstones for those gone. Nothing is written when nothing changed.
+     */
+    private void persist(ConsumerGroup group, Image before) {
+        Image after = group.image();
+        String groupId = group.groupId();
+        List<GroupRecord> records = new ArrayList<>();
+        if (before == null || !after.group().equals(before.group())) {
+            records.add(new ConsumerGroupMetadata(groupId, after.group()));
+        }
+        after.members().forEach((memberId, snapshot) -> {
+            if (before == null || !snapshot.equals(before.members().get(memberId))) {
+                records.add(new ConsumerMember(groupId, memberId, snapshot));
+            }
+        });
+        if (before != null) {
+            for (String memberId : before.members().keySet()) {
+                if (!after.members().containsKey(memberId)) {
+                    records.add(new ConsumerMember(groupId, memberId, null));
+                }
+            }
+        }
+        if (!records.isEmpty()) {
+            store.append(records);
         }
     }
 
-    /** Puts a group back as it was before a change that could not be written. */
-    private void restore(String groupId, ConsumerGroupSnapshot before) {
+    /** Writes the change, or puts the group back as it was and fails the request with the storage's error. */
+    private void persistOrRollBack(ConsumerGroup group, Image before) {
+        try {
+            persist(group, before);
+        } catch (RuntimeException e) {
+            rollBack(group, before);
+            throw e;
+        }
+    }
+
+    /**
+     * Puts a group back as {@code before} shows it (null: it did not exist), with its members' timers as they would
+     * be: a fresh session each, a revocation deadline for those revoking. Timers of members the failed change added are
+     * cancelled.
+     */
+    private void rollBack(ConsumerGroup failed, Image before) {
+        String groupId = failed.groupId();
+        for (ConsumerGroupMember m : failed.members()) {
+            timer.cancel(sessionKey(groupId, m.memberId()));
+            timer.cancel(revocationKey(groupId, m.memberId()));
+        }
         if (before == null) {
             groups.remove(groupId);
-        } else {
-            groups.put(groupId, ConsumerGroup.restored(groupId, before));
+            return;
         }
+        restore(ConsumerGroup.restored(groupId, before));
     }
 
-    /** A group replayed from the log: every member gets a fresh session, and a revocation deadline if it owes one. */
+    /** A group replayed from the log, or rolled back: every member gets a fresh session, and a revocation deadline. */
     void restore(ConsumerGroup group) {
         groups.put(group.groupId(), group);
         for (ConsumerGroupMember m : group.members()) {
             scheduleSession(group, m.memberId());
             if (m.state() == State.UNREVOKED_PARTITIONS) {
-                reconcile(group, m, null);
+                scheduleRevocation(group, m);
             }
         }
     }

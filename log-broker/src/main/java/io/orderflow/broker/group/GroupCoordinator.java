@@ -1,6 +1,9 @@
 package io.orderflow.broker.group;
 
 import io.orderflow.broker.group.GroupRecord.ConsumerGroupMetadata;
+import io.orderflow.broker.group.GroupRecord.ConsumerGroupSnapshot;
+import io.orderflow.broker.group.GroupRecord.ConsumerMember;
+import io.orderflow.broker.group.GroupRecord.ConsumerMemberSnapshot;
 import io.orderflow.broker.group.GroupRecord.GroupMetadata;
 import io.orderflow.broker.group.GroupRecord.GroupSnapshot;
 import io.orderflow.broker.group.GroupRecord.MemberSnapshot;
@@ -502,6 +505,11 @@ public final class GroupCoordinator {
 
     // ---------------------------------------------------------------- start-up
 
+    /** KIP-848 groups as the replay finds them: each group's own record and its members' records, by id. */
+    private final Map<String, ConsumerGroupSnapshot> replayedConsumerGroups = new HashMap<>();
+
+    private final Map<String, Map<String, ConsumerMemberSnapshot>> replayedMembers = new HashMap<>();
+
     private void load() {
         locked(() -> {
             store.replay(new GroupStore.ReplaySink() {
@@ -519,6 +527,13 @@ public final class GroupCoordinator {
                     offsets.endTransaction(producerId, commit);
                 }
             });
+            replayedConsumerGroups.forEach((groupId, snapshot) -> consumerGroups.put(
+                    groupId,
+                    ConsumerGroup.restored(
+                            groupId,
+                            new ConsumerGroup.Image(snapshot, replayedMembers.getOrDefault(groupId, Map.of())))));
+            replayedConsumerGroups.clear();
+            replayedMembers.clear();
             long now = clock.millis();
             for (String groupId : offsets.groupIds()) {
                 if (!consumerGroups.containsKey(groupId)) {
@@ -546,16 +561,27 @@ public final class GroupCoordinator {
             case GroupMetadata g
             when g.value() == null -> {
                 groups.remove(g.groupId());
-                consumerGroups.remove(g.groupId());
+                replayedConsumerGroups.remove(g.groupId());
             }
             case GroupMetadata g -> {
                 groups.put(g.groupId(), restored(g.groupId(), g.value()));
-                consumerGroups.remove(g.groupId());
+                replayedConsumerGroups.remove(g.groupId());
             }
             case ConsumerGroupMetadata g -> {
-                consumerGroups.put(g.groupId(), ConsumerGroup.restored(g.groupId(), g.value()));
+                replayedConsumerGroups.put(g.groupId(), g.value());
                 groups.remove(g.groupId());
             }
+            case ConsumerMember m
+            when m.value() == null -> {
+                Map<String, ConsumerMemberSnapshot> members = replayedMembers.get(m.groupId());
+                if (members != null) {
+                    members.remove(m.memberId());
+                }
+            }
+            case ConsumerMember m ->
+                replayedMembers
+                        .computeIfAbsent(m.groupId(), id -> new java.util.LinkedHashMap<>())
+                        .put(m.memberId(), m.value());
         }
     }
 

@@ -45,20 +45,22 @@ sealed interface GroupRecord {
             byte[] subscription,
             byte[] assignment) {}
 
-    /** A KIP-848 consumer group as of its latest change; it shares its key with {@link GroupMetadata}. */
+    /**
+     * A KIP-848 consumer group's own state as of its latest change; it shares its key with {@link GroupMetadata}. Each
+     * member is a record of its own ({@link ConsumerMember}), so a heartbeat rewrites one member, not the group.
+     */
     record ConsumerGroupMetadata(String groupId, ConsumerGroupSnapshot value) implements GroupRecord {}
 
-    /**
-     * A KIP-848 consumer group's persisted state: its epochs, the assignor and subscribed topics of its last
-     * assignment, and every member with its reconciliation.
-     */
+    /** One member of a KIP-848 consumer group; a null value removes it. */
+    record ConsumerMember(String groupId, String memberId, ConsumerMemberSnapshot value) implements GroupRecord {}
+
+    /** A KIP-848 consumer group's persisted state: its epochs, and the assignor and subscribed topics of its target. */
     record ConsumerGroupSnapshot(
             int groupEpoch,
             int assignmentEpoch,
             String assignor,
             long stateTimestampMs,
-            List<SubscribedTopic> topics,
-            List<ConsumerMemberSnapshot> members) {}
+            List<SubscribedTopic> topics) {}
 
     /** A subscribed topic as of the group's last assignment. */
     record SubscribedTopic(String name, TopicShape shape) {}

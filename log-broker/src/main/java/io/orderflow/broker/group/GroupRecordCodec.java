@@ -2,6 +2,7 @@ package io.orderflow.broker.group;
 
 import io.orderflow.broker.group.GroupRecord.ConsumerGroupMetadata;
 import io.orderflow.broker.group.GroupRecord.ConsumerGroupSnapshot;
+import io.orderflow.broker.group.GroupRecord.ConsumerMember;
 import io.orderflow.broker.group.GroupRecord.ConsumerMemberSnapshot;
 import io.orderflow.broker.group.GroupRecord.GroupMetadata;
 import io.orderflow.broker.group.GroupRecord.GroupSnapshot;
@@ -36,12 +37,13 @@ import java.util.UUID;
  *                   | bytes subscription | bytes assignment
  * consumer group  int16 1 | int32 group epoch | int32 assignment epoch | string assignor | int64 state timestamp
  *   value (same   | int32 topic count | per topic: string name | uuid id | int32 partitions
- *   group key)    | int32 member count
- *                 | per member: string member id | string instance id (nullable) | string rack id (nullable)
- *                   | string client id | string client host | int32 rebalance timeout
- *                   | int32 count, strings: subscribed topic names | string topic regex (nullable)
- *                   | string assignor (nullable) | int32 member epoch | int32 previous member epoch
- *                   | int8 state | assignment assigned | assignment pending revocation | assignment target
+ *   group key)
+ * member key      int16 3 | string group | string member id
+ * member value    int16 0 | string instance id (nullable) | string rack id (nullable)
+ *                 | string client id | string client host | int32 rebalance timeout
+ *                 | int32 count, strings: subscribed topic names | string topic regex (nullable)
+ *                 | string assignor (nullable) | int32 member epoch | int32 previous member epoch
+ *                 | int8 state | assignment assigned | assignment pending revocation | assignment target
  * uuid            int64 most significant bits | int64 least significant bits
  * assignment      int32 topic count | per topic: uuid | int32 count, int32 partitions
  * </pre>
@@ -52,6 +54,7 @@ import java.util.UUID;
 final class GroupRecordCodec {
     static final short OFFSET_KEY = 1;
     static final short GROUP_KEY = 2;
+    static final short CONSUMER_MEMBER_KEY = 3;
     private static final short VALUE_VERSION = 0;
     private static final short CONSUMER_GROUP_VERSION = 1;
 
@@ -64,6 +67,8 @@ final class GroupRecordCodec {
                 w.int16(OFFSET_KEY).string(c.groupId()).string(c.topic()).int32(c.partition());
             case GroupMetadata g -> w.int16(GROUP_KEY).string(g.groupId());
             case ConsumerGroupMetadata g -> w.int16(GROUP_KEY).string(g.groupId());
+            case ConsumerMember m ->
+                w.int16(CONSUMER_MEMBER_KEY).string(m.groupId()).string(m.memberId());
         }
         return w.toArray();
     }
@@ -74,6 +79,7 @@ final class GroupRecordCodec {
             case OffsetCommit c -> c.value() == null ? null : offsetValue(c.value());
             case GroupMetadata g -> g.value() == null ? null : groupValue(g.value());
             case ConsumerGroupMetadata g -> g.value() == null ? null : consumerGroupValue(g.value());
+            case ConsumerMember m -> m.value() == null ? null : memberValue(m.value());
         };
     }
 
@@ -121,26 +127,28 @@ final class GroupRecordCodec {
         for (SubscribedTopic t : g.topics()) {
             w.string(t.name()).uuid(t.shape().id()).int32(t.shape().partitions());
         }
-        w.int32(g.members().size());
-        for (ConsumerMemberSnapshot m : g.members()) {
-            w.string(m.memberId())
-                    .string(m.instanceId())
-                    .string(m.rackId())
-                    .string(m.clientId())
-                    .string(m.clientHost())
-                    .int32(m.rebalanceTimeoutMs())
-                    .int32(m.topicNames().size());
-            m.topicNames().forEach(w::string);
-            w.string(m.topicRegex())
-                    .string(m.assignor())
-                    .int32(m.memberEpoch())
-                    .int32(m.previousMemberEpoch())
-                    .int8(m.state().ordinal())
-                    .assignment(m.assigned())
-                    .assignment(m.pendingRevocation())
-                    .assignment(m.target());
-        }
         return w.toArray();
+    }
+
+    private static byte[] memberValue(ConsumerMemberSnapshot m) {
+        Writer w = new Writer()
+                .int16(VALUE_VERSION)
+                .string(m.instanceId())
+                .string(m.rackId())
+                .string(m.clientId())
+                .string(m.clientHost())
+                .int32(m.rebalanceTimeoutMs())
+                .int32(m.topicNames().size());
+        m.topicNames().forEach(w::string);
+        return w.string(m.topicRegex())
+                .string(m.assignor())
+                .int32(m.memberEpoch())
+                .int32(m.previousMemberEpoch())
+                .int8(m.state().ordinal())
+                .assignment(m.assigned())
+                .assignment(m.pendingRevocation())
+                .assignment(m.target())
+                .toArray();
     }
 
     /**
@@ -166,6 +174,11 @@ final class GroupRecordCodec {
                         yield new ConsumerGroupMetadata(group, consumerGroupValue(value));
                     }
                     yield new GroupMetadata(group, value == null ? null : groupValue(value));
+                }
+                case CONSUMER_MEMBER_KEY -> {
+                    String group = string(k);
+                    String member = string(k);
+                    yield new ConsumerMember(group, member, value == null ? null : memberValue(member, value));
                 }
                 default -> throw new IllegalArgumentException("unknown key type " + type);
             };
@@ -212,46 +225,46 @@ final class GroupRecordCodec {
         for (int i = 0; i < topicCount; i++) {
             topics.add(new SubscribedTopic(string(v), new TopicShape(uuid(v), v.getInt())));
         }
-        int memberCount = count(v);
-        List<ConsumerMemberSnapshot> members = new ArrayList<>(memberCount);
-        for (int i = 0; i < memberCount; i++) {
-            String memberId = string(v);
-            String instanceId = string(v);
-            String rackId = string(v);
-            String clientId = string(v);
-            String clientHost = string(v);
-            int rebalanceTimeoutMs = v.getInt();
-            int nameCount = count(v);
-            List<String> names = new ArrayList<>(nameCount);
-            for (int n = 0; n < nameCount; n++) {
-                names.add(string(v));
-            }
-            String regex = string(v);
-            String memberAssignor = string(v);
-            int epoch = v.getInt();
-            int previousEpoch = v.getInt();
-            int state = v.get();
-            if (state < 0 || state >= ConsumerGroupMember.State.values().length) {
-                throw new IllegalArgumentException("unknown member state " + state);
-            }
-            members.add(new ConsumerMemberSnapshot(
-                    memberId,
-                    instanceId,
-                    rackId,
-                    clientId,
-                    clientHost,
-                    rebalanceTimeoutMs,
-                    names,
-                    regex,
-                    memberAssignor,
-                    epoch,
-                    previousEpoch,
-                    ConsumerGroupMember.State.values()[state],
-                    assignment(v),
-                    assignment(v),
-                    assignment(v)));
+        return new ConsumerGroupSnapshot(groupEpoch, assignmentEpoch, assignor, stateTimestamp, topics);
+    }
+
+    private static ConsumerMemberSnapshot memberValue(String memberId, ByteBuffer value) {
+        ByteBuffer v = value.duplicate();
+        checkVersion(v.getShort(), "consumer group member");
+        String instanceId = string(v);
+        String rackId = string(v);
+        String clientId = string(v);
+        String clientHost = string(v);
+        int rebalanceTimeoutMs = v.getInt();
+        int nameCount = count(v);
+        List<String> names = new ArrayList<>(nameCount);
+        for (int n = 0; n < nameCount; n++) {
+            names.add(string(v));
         }
-        return new ConsumerGroupSnapshot(groupEpoch, assignmentEpoch, assignor, stateTimestamp, topics, members);
+        String regex = string(v);
+        String assignor = string(v);
+        int epoch = v.getInt();
+        int previousEpoch = v.getInt();
+        int state = v.get();
+        if (state < 0 || state >= ConsumerGroupMember.State.values().length) {
+            throw new IllegalArgumentException("unknown member state " + state);
+        }
+        return new ConsumerMemberSnapshot(
+                memberId,
+                instanceId,
+                rackId,
+                clientId,
+                clientHost,
+                rebalanceTimeoutMs,
+                names,
+                regex,
+                assignor,
+                epoch,
+                previousEpoch,
+                ConsumerGroupMember.State.values()[state],
+                assignment(v),
+                assignment(v),
+                assignment(v));
     }
 
     private static MemberAssignment assignment(ByteBuffer v) {

@@ -108,13 +108,17 @@ record MemberAssignment(Map<UUID, SortedSet<Integer>> partitions) {
         return out;
     }
 
-    /** For ConsumerGroupDescribe, which names each topic too; a topic deleted meanwhile is named "". */
+    /** For ConsumerGroupDescribe, which names each topic too; a topic deleted meanwhile is left out, as in Kafka. */
     ConsumerGroupDescribeResponseData.Assignment toDescribe(Map<UUID, String> topicNames) {
         List<ConsumerGroupDescribeResponseData.TopicPartitions> out = new ArrayList<>();
-        partitions.forEach((t, ps) -> out.add(new ConsumerGroupDescribeResponseData.TopicPartitions()
-                .setTopicId(toKafka(t))
-                .setTopicName(topicNames.getOrDefault(t, ""))
-                .setPartitions(new ArrayList<>(ps))));
+        partitions.forEach((t, ps) -> {
+            if (topicNames.containsKey(t)) {
+                out.add(new ConsumerGroupDescribeResponseData.TopicPartitions()
+                        .setTopicId(toKafka(t))
+                        .setTopicName(topicNames.get(t))
+                        .setPartitions(new ArrayList<>(ps)));
+            }
+        });
         return new ConsumerGroupDescribeResponseData.Assignment().setTopicPartitions(out);
     }
 

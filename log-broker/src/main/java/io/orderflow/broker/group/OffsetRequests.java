@@ -176,6 +176,10 @@ final class OffsetRequests {
             if (!producerOnly) {
                 error = ConsumerMembership.validateOffsetRequest(
                         consumerGroup, request.memberId(), request.generationIdOrMemberEpoch(), false);
+                // TxnOffsetCommit knows no STALE_MEMBER_EPOCH: Kafka answers ILLEGAL_GENERATION, which producers of
+                // every
+                // version take as "this consumer's group moved on".
+                error = error == Errors.STALE_MEMBER_EPOCH ? Errors.ILLEGAL_GENERATION : error;
             }
         } else if (group == null) {
             if (request.generationIdOrMemberEpoch() >= 0) {

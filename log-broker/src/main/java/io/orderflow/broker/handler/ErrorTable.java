@@ -18,6 +18,7 @@ import io.orderflow.broker.log.TopicException;
 import io.orderflow.broker.txn.TransactionLogUnavailableException;
 import io.orderflow.broker.txn.TransactionVerificationException;
 import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
@@ -39,6 +40,10 @@ import org.apache.kafka.common.protocol.Errors;
  *       {@code poll()} without end), so the outage shows only as growing lag. KAFKA_STORAGE_ERROR is what the
  *       same disk answers producers; Kafka's consumers raise it to the application ("Unexpected error in
  *       commit", or from {@code poll()}), and the dispatcher records it as a fault with its stack trace.
+ *   <li>The same failure under a ConsumerGroupHeartbeat ({@link #errorFor(ApiKeys, Throwable)}): NOT_COORDINATOR,
+ *       Kafka's code. The KIP-848 consumer takes KAFKA_STORAGE_ERROR there as fatal: its member stops for good and
+ *       never rejoins, even once the disk is back. Told NOT_COORDINATOR it looks the coordinator up and retries. The
+ *       dispatcher still records the failure as a fault.
  *   <li>A coordinator closed for shutdown ({@link GroupStoreClosedException}): NOT_COORDINATOR, as Kafka answers
  *       for a coordinator it unloaded. Here retrying is right: the client looks the coordinator up again and
  *       finds the broker once it has restarted.
@@ -89,9 +94,22 @@ public final class ErrorTable {
         };
     }
 
+    /** The code for {@code e} as an answer to {@code api}: the table's, with the one exception per API above. */
+    public static Errors errorFor(ApiKeys api, Throwable e) {
+        Errors error = errorFor(e);
+        return api == ApiKeys.CONSUMER_GROUP_HEARTBEAT && error == Errors.KAFKA_STORAGE_ERROR
+                ? Errors.NOT_COORDINATOR
+                : error;
+    }
+
     /** The Kafka exception to hand to a request's {@code getErrorResponse}, keeping our message. */
     public static ApiException exceptionFor(Throwable e) {
         Errors error = errorFor(e);
         return error.exception(e.getMessage());
+    }
+
+    /** The Kafka exception to hand to a request of {@code api}'s {@code getErrorResponse}, keeping our message. */
+    public static ApiException exceptionFor(ApiKeys api, Throwable e) {
+        return errorFor(api, e).exception(e.getMessage());
     }
 }

@@ -248,7 +248,7 @@ public final class RequestDispatcher {
                     client,
                     e);
         }
-        return ErrorAnswers.of(request, ErrorTable.exceptionFor(e));
+        return ErrorAnswers.of(request, ErrorTable.exceptionFor(request.header().apiKey(), e));
     }
 
     /**

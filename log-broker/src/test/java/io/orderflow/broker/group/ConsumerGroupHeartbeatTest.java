@@ -574,7 +574,7 @@ class ConsumerGroupHeartbeatTest {
     }
 
     @Test
-    void anEmptyConsumerGroupsOffsetsExpireAfterTheRetentionAndTheGroupGoesWithThem() {
+    void anEmptyConsumerGroupsOffsetsExpireRetentionAfterTheirCommitAndTheGroupGoesWithThem() {
         reopen("expiring", GroupCoordinatorConfig.defaults().withOffsetsRetention(60_000, 1000));
         send(join("a", "orders"));
         assertThat(commit("a", 1, (short) 9)).isEqualTo(Errors.NONE);
@@ -585,11 +585,126 @@ class ConsumerGroupHeartbeatTest {
         assertThat(fixture.fetch(GROUP, "orders", 0).committedOffset())
                 .as("a member subscribed to the topic keeps its offsets")
                 .isEqualTo(7);
+        assertThat(commit("a", 1, (short) 9)).isEqualTo(Errors.NONE);
         send(leave("a", -1));
+        // As in Kafka, a consumer group's offsets expire from their commit, here the last one before the member left.
         fixture.advance(59_000);
         assertThat(fixture.fetch(GROUP, "orders", 0).committedOffset()).isEqualTo(7);
         fixture.advance(2000);
         assertThat(fixture.fetch(GROUP, "orders", 0).committedOffset()).isEqualTo(-1);
         assertThat(describe().errorCode()).isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
+    }
+
+    @Test
+    void eachNewRevocationGetsItsOwnRebalanceTimeout() {
+        fixture.topic("orders", 12);
+        send(join("a", "orders"));
+        send(join("b", "orders"));
+        Set<Integer> kept = ordersOf(send(beat("a", 1, all(12)))); // a revokes 6 of 12
+        fixture.advance(20_000);
+        send(beat("a", 1, kept)); // revoked in time: a reaches epoch 2
+        send(join("c", "orders")); // epoch 3: a must revoke again
+        Set<Integer> keptAgain = ordersOf(send(beat("a", 2, kept)));
+        assertThat(keptAgain).hasSizeLessThan(kept.size());
+        // 15 s on, 35 s after the first revocation began: past its timeout, well within the new one
+        for (int i = 0; i < 3; i++) {
+            fixture.advance(5000);
+            send(beat(
+                    "b",
+                    describe().members().stream()
+                            .filter(m -> m.memberId().equals("b"))
+                            .findFirst()
+                            .orElseThrow()
+                            .memberEpoch(),
+                    null));
+            send(beat("c", 3, null));
+            assertThat(error(send(beat("a", 2, kept)))).isEqualTo(Errors.NONE);
+        }
+        assertThat(describe().members()).extracting(m -> m.memberId()).contains("a");
+        assertThat(send(beat("a", 2, keptAgain)).memberEpoch()).isEqualTo(3);
+    }
+
+    private static Set<Integer> all(int partitions) {
+        Set<Integer> out = new TreeSet<>();
+        for (int p = 0; p < partitions; p++) {
+            out.add(p);
+        }
+        return out;
+    }
+
+    @Test
+    void aStaticMemberThatLeavesWhileRevokingFreesThosePartitionsAtOnce() {
+        send(join("a1", "orders").setInstanceId("a"));
+        send(join("b", "orders"));
+        Set<Integer> kept = ordersOf(send(beat("a1", 1, Set.of(0, 1, 2, 3)).setInstanceId("a")));
+        assertThat(kept).hasSize(2);
+        send(leave("a1", -2).setInstanceId("a"));
+        Set<Integer> bs = ordersOf(send(beat("b", 2, Set.of())));
+        assertThat(bs).hasSize(2).doesNotContainAnyElementsOf(kept);
+    }
+
+    @Test
+    void aTransactionalOffsetCommitWithAStaleEpochIsAnIllegalGeneration() {
+        send(join("a", "orders"));
+        var request = new org.apache.kafka.common.message.TxnOffsetCommitRequestData()
+                .setTransactionalId("t")
+                .setGroupId(GROUP)
+                .setProducerId(1)
+                .setProducerEpoch((short) 0)
+                .setMemberId("a")
+                .setGenerationIdOrMemberEpoch(0)
+                .setTopics(List.of(
+                        new org.apache.kafka.common.message.TxnOffsetCommitRequestData.TxnOffsetCommitRequestTopic()
+                                .setName("orders")
+                                .setPartitions(List.of(new org.apache.kafka.common.message.TxnOffsetCommitRequestData
+                                                .TxnOffsetCommitRequestPartition()
+                                        .setPartitionIndex(0)
+                                        .setCommittedOffset(5)))));
+        var response = get(fixture.coordinator().commitTransactionalOffsets(request));
+        assertThat(response.topics().getFirst().partitions().getFirst().errorCode())
+                .isEqualTo(Errors.ILLEGAL_GENERATION.code());
+    }
+
+    @Test
+    @org.junit.jupiter.api.Timeout(20)
+    void aBacktrackingRegexIsMatchedInLinearTime() {
+        String name = "x".repeat(200);
+        fixture.topic(name, 1);
+        ConsumerGroupHeartbeatResponseData r = send(new ConsumerGroupHeartbeatRequestData()
+                .setGroupId(GROUP)
+                .setMemberId("a")
+                .setMemberEpoch(0)
+                .setRebalanceTimeoutMs(REBALANCE_TIMEOUT_MS)
+                .setSubscribedTopicRegex("(x+x+)+y")
+                .setTopicPartitions(List.of()));
+        assertThat(error(r)).isEqualTo(Errors.NONE);
+        assertThat(assignment(r)).isEmpty();
+    }
+
+    @Test
+    void describeLeavesOutADeletedTopic() {
+        send(join("a", "orders"));
+        fixture.deleteTopic("orders");
+        assertThat(describe().members().getFirst().assignment().topicPartitions())
+                .isEmpty();
+    }
+
+    @Test
+    void aThousandMembersEachWritingItsOwnRecordComeBackAfterARestart() {
+        List<String> topics = new ArrayList<>();
+        for (int t = 0; t < 40; t++) {
+            topics.add("topic-with-a-rather-long-name-" + t);
+            fixture.topic(topics.getLast(), 1);
+        }
+        for (int m = 0; m < 1000; m++) {
+            ConsumerGroupHeartbeatResponseData r =
+                    send(join("member-" + m, topics.toArray(String[]::new)).setInstanceId("instance-" + m));
+            assertThat(error(r)).as("member %d", m).isEqualTo(Errors.NONE);
+        }
+        int epoch = describe().groupEpoch();
+        fixture.restart();
+        DescribedGroup d = describe();
+        assertThat(d.members()).hasSize(1000);
+        assertThat(d.groupEpoch()).isEqualTo(epoch);
     }
 }

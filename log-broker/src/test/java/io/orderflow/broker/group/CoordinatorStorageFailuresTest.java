@@ -216,11 +216,58 @@ class CoordinatorStorageFailuresTest {
         org.apache.kafka.common.message.ConsumerGroupHeartbeatResponseData second =
                 send(ApiKeys.CONSUMER_GROUP_HEARTBEAT, consumerJoin("b"), 1);
         files.heal();
-        assertThat(Errors.forCode(second.errorCode())).isEqualTo(Errors.KAFKA_STORAGE_ERROR);
+        // not KAFKA_STORAGE_ERROR, which the KIP-848 consumer takes as fatal (see ErrorTable)
+        assertThat(Errors.forCode(second.errorCode())).isEqualTo(Errors.NOT_COORDINATOR);
         var group = GroupFixture.get(fixture.coordinator().consumerGroupDescribe(List.of("g-kip848")))
                 .getFirst();
         assertThat(group.groupEpoch()).as("the failed join moved nothing").isEqualTo(1);
         assertThat(group.members()).extracting(m -> m.memberId()).containsExactly("a");
+    }
+
+    @Test
+    void aLeaveThatCannotBeWrittenKeepsTheMemberUntilItsSessionRunsOut() throws IOException {
+        fixture.topic("orders", 2);
+        send(ApiKeys.CONSUMER_GROUP_HEARTBEAT, consumerJoin("a"), 1);
+        send(ApiKeys.CONSUMER_GROUP_HEARTBEAT, consumerJoin("b"), 1);
+        files.failWith(new IOException("No space left on device"));
+        org.apache.kafka.common.message.ConsumerGroupHeartbeatResponseData failed = send(
+                ApiKeys.CONSUMER_GROUP_HEARTBEAT,
+                new org.apache.kafka.common.message.ConsumerGroupHeartbeatRequestData()
+                        .setGroupId("g-kip848")
+                        .setMemberId("b")
+                        .setMemberEpoch(-1),
+                1);
+        files.heal();
+        assertThat(Errors.forCode(failed.errorCode())).isEqualTo(Errors.NOT_COORDINATOR);
+        assertThat(GroupFixture.get(fixture.coordinator().consumerGroupDescribe(List.of("g-kip848")))
+                        .getFirst()
+                        .members())
+                .hasSize(2);
+        // b never comes back; a keeps heartbeating. b's session, re-armed by the rollback, expires.
+        for (int i = 0; i < 10; i++) {
+            fixture.advance(5000);
+            send(
+                    ApiKeys.CONSUMER_GROUP_HEARTBEAT,
+                    new org.apache.kafka.common.message.ConsumerGroupHeartbeatRequestData()
+                            .setGroupId("g-kip848")
+                            .setMemberId("a")
+                            .setMemberEpoch(
+                                    GroupFixture.get(fixture.coordinator().consumerGroupDescribe(List.of("g-kip848")))
+                                            .getFirst()
+                                            .members()
+                                            .stream()
+                                            .filter(m -> m.memberId().equals("a"))
+                                            .findFirst()
+                                            .orElseThrow()
+                                            .memberEpoch())
+                            .setTopicPartitions(List.of()), // it gives up at once whatever it is asked to revoke
+                    1);
+        }
+        assertThat(GroupFixture.get(fixture.coordinator().consumerGroupDescribe(List.of("g-kip848")))
+                        .getFirst()
+                        .members())
+                .extracting(m -> m.memberId())
+                .containsExactly("a");
     }
 
     @Test

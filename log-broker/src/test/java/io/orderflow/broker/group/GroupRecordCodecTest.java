@@ -108,4 +108,97 @@ class GroupRecordCodecTest {
         assertThatThrownBy(() -> GroupRecordCodec.decode(ByteBuffer.wrap(k), ByteBuffer.wrap(new byte[] {0, 0, 1})))
                 .hasMessageContaining("ends early");
     }
+
+    private static MemberAssignment assignment(Gen gen) {
+        java.util.Map<java.util.UUID, java.util.Set<Integer>> partitions = new java.util.HashMap<>();
+        int topics = gen.ints(0, 3);
+        for (int t = 0; t < topics; t++) {
+            java.util.Set<Integer> ps = new java.util.HashSet<>(gen.list(1, 5, g -> g.ints(0, 1000)));
+            partitions.put(gen.uuid(), ps);
+        }
+        return MemberAssignment.of(partitions);
+    }
+
+    @Test
+    void consumerGroupRecordsSurviveEncodingAndShareTheClassicGroupsKey() {
+        Properties.forAll(200, gen -> {
+            String groupId = text(gen);
+            var group = new GroupRecord.ConsumerGroupMetadata(
+                    groupId,
+                    gen.chance(0.1)
+                            ? null
+                            : new GroupRecord.ConsumerGroupSnapshot(
+                                    gen.ints(0, 1000),
+                                    gen.ints(0, 1000),
+                                    gen.oneOf("uniform", "range"),
+                                    gen.longs(0, Long.MAX_VALUE / 2),
+                                    gen.list(
+                                            0,
+                                            3,
+                                            g -> new GroupRecord.SubscribedTopic(
+                                                    text(g),
+                                                    new ServerAssignor.TopicShape(g.uuid(), g.ints(1, 100))))));
+            GroupRecord decoded = roundTrip(group);
+            if (group.value() == null) {
+                assertThat(decoded).isEqualTo(new GroupMetadata(groupId, null)); // a tombstone deletes either kind
+            } else {
+                assertThat(decoded).isEqualTo(group);
+            }
+            assertThat(GroupRecordCodec.key(group)).isEqualTo(GroupRecordCodec.key(new GroupMetadata(groupId, null)));
+
+            String memberId = text(gen);
+            var member = new GroupRecord.ConsumerMember(
+                    groupId,
+                    memberId,
+                    gen.chance(0.1)
+                            ? null
+                            : new GroupRecord.ConsumerMemberSnapshot(
+                                    memberId,
+                                    gen.bool() ? null : text(gen),
+                                    gen.bool() ? null : text(gen),
+                                    text(gen),
+                                    text(gen),
+                                    gen.ints(0, 300_000),
+                                    gen.list(0, 4, GroupRecordCodecTest::text),
+                                    gen.bool() ? null : text(gen),
+                                    gen.bool() ? null : "range",
+                                    gen.ints(-2, 1000),
+                                    gen.ints(-2, 1000),
+                                    gen.oneOf(ConsumerGroupMember.State.values()),
+                                    assignment(gen),
+                                    assignment(gen),
+                                    assignment(gen)));
+            assertThat(roundTrip(member)).isEqualTo(member);
+        });
+    }
+
+    @Test
+    void aTruncatedConsumerMemberRecordIsRefusedNotMisread() {
+        var member = new GroupRecord.ConsumerMember(
+                "g",
+                "m",
+                new GroupRecord.ConsumerMemberSnapshot(
+                        "m",
+                        null,
+                        null,
+                        "c",
+                        "/h",
+                        1000,
+                        List.of("orders"),
+                        null,
+                        null,
+                        3,
+                        2,
+                        ConsumerGroupMember.State.STABLE,
+                        MemberAssignment.of(java.util.Map.of(java.util.UUID.randomUUID(), java.util.Set.of(1, 2))),
+                        MemberAssignment.EMPTY,
+                        MemberAssignment.EMPTY));
+        byte[] value = GroupRecordCodec.value(member);
+        for (int cut = 0; cut < value.length; cut++) {
+            ByteBuffer truncated = ByteBuffer.wrap(java.util.Arrays.copyOf(value, cut));
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                            () -> GroupRecordCodec.decode(ByteBuffer.wrap(GroupRecordCodec.key(member)), truncated))
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+    }
 }
