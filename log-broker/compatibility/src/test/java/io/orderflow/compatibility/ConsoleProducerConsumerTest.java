@@ -9,17 +9,25 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.GroupProtocol;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.GroupState;
+import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * {@code kafka-console-producer.sh} writes keyed lines and {@code kafka-console-consumer.sh} reads them back,
@@ -79,10 +87,16 @@ class ConsoleProducerConsumerTest {
                 .toList();
     }
 
-    @Test
-    void consoleConsumerInAGroupReadsBackEveryKeyedLineInPerKeyOrder() {
-        KafkaClients.createTopic(broker.bootstrapServers(), "console-group", 3);
-        produceWithConsoleProducer("console-group", keyedLines());
+    /**
+     * The console consumer subscribes in a group of its own, once per group protocol ({@code --command-property
+     * group.protocol=...}), reads every line and commits; the group it leaves behind has the type of that protocol.
+     */
+    @ParameterizedTest(name = "group.protocol={0}")
+    @EnumSource(GroupProtocol.class)
+    void consoleConsumerInAGroupReadsBackEveryKeyedLineInPerKeyOrder(GroupProtocol protocol) throws Exception {
+        String name = "console-group-" + protocol.name().toLowerCase(Locale.ROOT);
+        KafkaClients.createTopic(broker.bootstrapServers(), name, 3);
+        produceWithConsoleProducer(name, keyedLines());
 
         KafkaCli.Run consumed = KafkaCli.run(
                         CONSOLE_CONSUMER,
@@ -91,7 +105,11 @@ class ConsoleProducerConsumerTest {
                         "--bootstrap-server",
                         broker.bootstrapServers(),
                         "--topic",
-                        "console-group",
+                        name,
+                        "--group",
+                        name,
+                        "--command-property",
+                        "group.protocol=" + protocol.name().toLowerCase(Locale.ROOT),
                         "--from-beginning",
                         "--max-messages",
                         String.valueOf(LINES),
@@ -107,6 +125,21 @@ class ConsoleProducerConsumerTest {
         assertThat(received).as(consumed::transcript).containsExactlyInAnyOrderElementsOf(keyedLines());
         assertThat(byKey(received)).isEqualTo(byKey(keyedLines()));
         assertThat(consumed.stderr()).contains("Processed a total of " + LINES + " messages");
+        try (Admin admin =
+                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+            ConsumerGroupDescription group =
+                    admin.describeConsumerGroups(List.of(name)).all().get().get(name);
+            assertThat(group.type())
+                    .isEqualTo(protocol == GroupProtocol.CONSUMER ? GroupType.CONSUMER : GroupType.CLASSIC);
+            assertThat(group.groupState()).isEqualTo(GroupState.EMPTY);
+            long committed =
+                    admin.listConsumerGroupOffsets(name).partitionsToOffsetAndMetadata().get().values().stream()
+                            .mapToLong(OffsetAndMetadata::offset)
+                            .sum();
+            assertThat(committed)
+                    .as("offsets committed by the console consumer")
+                    .isEqualTo(LINES);
+        }
     }
 
     @Test

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -28,6 +29,8 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.GroupProtocol;
+import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -186,25 +189,38 @@ class SecureCliTest {
         assertThat(produced.stderr()).as(produced::transcript).doesNotContain("Exception");
         assertThat(endOffset("granted")).isEqualTo(3);
 
-        // Independent of each other: run side by side.
+        // Independent of each other: run side by side. The group members run once per group protocol: READ on the
+        // group is checked at JoinGroup (classic) and at ConsumerGroupHeartbeat (consumer), DESCRIBE at
+        // FindCoordinator before either.
         List<KafkaCli.Run> runs = KafkaCli.concurrently(
-                () -> consumeAsAlice("alice-readers"),
-                () -> consumeAsAlice("team-b"),
+                () -> consumeAsAlice("alice-readers", GroupProtocol.CLASSIC),
+                () -> consumeAsAlice("team-b", GroupProtocol.CLASSIC),
                 () -> produceAsAlice("denied", "not allowed\n"),
-                () -> tool(TOPICS, aliceConfig, "--delete", "--topic", "granted"));
+                () -> tool(TOPICS, aliceConfig, "--delete", "--topic", "granted"),
+                () -> consumeAsAlice("alice-streamers", GroupProtocol.CONSUMER),
+                () -> consumeAsAlice("team-c", GroupProtocol.CONSUMER));
 
-        KafkaCli.Run consumed = runs.get(0);
-        assertThat(consumed.stdoutLines())
-                .as(consumed::transcript)
-                .filteredOn(line -> Set.of("one", "two", "three").contains(line))
-                .containsExactly("one", "two", "three");
-        assertThat(consumed.stderr()).contains("Processed a total of 3 messages");
+        for (KafkaCli.Run consumed : List.of(runs.get(0), runs.get(4))) {
+            assertThat(consumed.stdoutLines())
+                    .as(consumed::transcript)
+                    .filteredOn(line -> Set.of("one", "two", "three").contains(line))
+                    .containsExactly("one", "two", "three");
+            assertThat(consumed.stderr()).as(consumed::transcript).contains("Processed a total of 3 messages");
+        }
+        assertThat(admin.describeConsumerGroups(List.of("alice-readers", "alice-streamers"))
+                        .all()
+                        .get(30, TimeUnit.SECONDS))
+                .as("the groups alice's console consumers formed")
+                .hasEntrySatisfying(
+                        "alice-readers", group -> assertThat(group.type()).isEqualTo(GroupType.CLASSIC))
+                .hasEntrySatisfying(
+                        "alice-streamers", group -> assertThat(group.type()).isEqualTo(GroupType.CONSUMER));
 
-        KafkaCli.Run groupRefused = runs.get(1);
-        assertThat(groupRefused.stderr())
-                .as(groupRefused::transcript)
-                .contains("GroupAuthorizationException: Not authorized to access group: team-b")
-                .contains("Processed a total of 0 messages");
+        Map.of("team-b", runs.get(1), "team-c", runs.get(5))
+                .forEach((group, groupRefused) -> assertThat(groupRefused.stderr())
+                        .as(groupRefused::transcript)
+                        .contains("GroupAuthorizationException: Not authorized to access group: " + group)
+                        .contains("Processed a total of 0 messages"));
 
         KafkaCli.Run topicRefused = runs.get(2);
         assertThat(topicRefused.stderr())
@@ -298,7 +314,8 @@ class SecureCliTest {
                 topic);
     }
 
-    private static KafkaCli.Run consumeAsAlice(String group) {
+    /** {@code kafka-console-consumer} as alice in {@code group}, joining it through {@code protocol}. */
+    private static KafkaCli.Run consumeAsAlice(String group, GroupProtocol protocol) {
         return KafkaCli.run(
                 CONSOLE_CONSUMER,
                 "",
@@ -311,6 +328,8 @@ class SecureCliTest {
                 "granted",
                 "--group",
                 group,
+                "--command-property",
+                "group.protocol=" + protocol.name().toLowerCase(Locale.ROOT),
                 "--from-beginning",
                 "--max-messages",
                 "3",

@@ -20,11 +20,14 @@ import org.junit.jupiter.api.Assumptions;
 final class Kcat implements ForeignClient {
     private static final Pattern PARTITION = Pattern.compile("\\[(\\d+)]");
     private static final Pattern TOPIC = Pattern.compile("^ *topic \"([^\"]+)\" with");
+    private static final Pattern PROPERTY_ROW = Pattern.compile("^([a-z][a-z0-9._]*) +\\|");
 
     private final String version;
+    private final String librdkafka;
 
-    private Kcat(String version) {
+    private Kcat(String version, String librdkafka) {
         this.version = version;
+        this.librdkafka = librdkafka;
     }
 
     /** kcat from the PATH, or the test is skipped saying how to install it ({@code .ci/run} does). */
@@ -35,8 +38,39 @@ final class Kcat implements ForeignClient {
                 "kcat is not installed: apt-get install kcat; .ci/run installs it");
         Matcher kcat = Pattern.compile("Version ([^ ]+)").matcher(out.get());
         Matcher librdkafka = Pattern.compile("librdkafka ([0-9][0-9.]*)").matcher(out.get());
-        return new Kcat((kcat.find() ? "kcat " + kcat.group(1) : "kcat")
-                + (librdkafka.find() ? ", librdkafka " + librdkafka.group(1) : ""));
+        String linked = librdkafka.find() ? librdkafka.group(1) : "";
+        return new Kcat(
+                (kcat.find() ? "kcat " + kcat.group(1) : "kcat") + (linked.isEmpty() ? "" : ", librdkafka " + linked),
+                linked);
+    }
+
+    /** The librdkafka version {@code kcat -V} reports ({@code 2.0.2}), or "" if it names none. */
+    String librdkafkaVersion() {
+        return librdkafka;
+    }
+
+    /** Whether the librdkafka kcat runs on is {@code major.minor} or later; false if kcat names no version. */
+    boolean librdkafkaAtLeast(int major, int minor) {
+        String[] parts = librdkafka.split("\\.");
+        if (parts.length < 2) {
+            return false;
+        }
+        int actualMajor = Integer.parseInt(parts[0]);
+        return actualMajor > major || (actualMajor == major && Integer.parseInt(parts[1]) >= minor);
+    }
+
+    /**
+     * The names of the configuration properties librdkafka knows, from the table {@code kcat -X list} prints (its
+     * {@code CONFIGURATION.md}): the first cell of each row.
+     */
+    List<String> configurationProperties(Path dir) {
+        String table = ClientProcess.output(List.of("kcat", "-X", "list"), dir, Duration.ofSeconds(10))
+                .orElseThrow(() -> new AssertionError("kcat -X list failed; its output is above"));
+        return table.lines()
+                .map(PROPERTY_ROW::matcher)
+                .filter(Matcher::find)
+                .map(m -> m.group(1))
+                .toList();
     }
 
     @Override
@@ -93,27 +127,33 @@ final class Kcat implements ForeignClient {
 
     @Override
     public ClientProcess groupMember(Connection broker, String topic, String group, String memberName, Path dir) {
+        return groupMember(broker, topic, group, memberName, dir, List.of());
+    }
+
+    /** A group member as {@link #groupMember(Connection, String, String, String, Path)}, with {@code -X settings}. */
+    ClientProcess groupMember(
+            Connection broker, String topic, String group, String memberName, Path dir, List<String> settings) {
+        List<String> options = new ArrayList<>(List.of(
+                "-G",
+                group,
+                // Not "-o beginning": in a group, kcat applies -o to every assigned partition and so
+                // ignores the committed offsets.
+                "-X",
+                "auto.offset.reset=earliest",
+                "-u",
+                "-f",
+                "%p %o %k %s\\n",
+                "-X",
+                "auto.commit.interval.ms=100",
+                "-X",
+                "session.timeout.ms=10000"));
+        for (String setting : settings) {
+            options.add("-X");
+            options.add(setting);
+        }
+        options.add(topic);
         return ClientProcess.start(
-                "kcat-" + memberName,
-                kcat(
-                        broker,
-                        "-G",
-                        group,
-                        // Not "-o beginning": in a group, kcat applies -o to every assigned partition and so
-                        // ignores the committed offsets.
-                        "-X",
-                        "auto.offset.reset=earliest",
-                        "-u",
-                        "-f",
-                        "%p %o %k %s\\n",
-                        "-X",
-                        "auto.commit.interval.ms=100",
-                        "-X",
-                        "session.timeout.ms=10000",
-                        topic),
-                dir,
-                Map.of(),
-                "");
+                "kcat-" + memberName, kcat(broker, options.toArray(String[]::new)), dir, Map.of(), "");
     }
 
     /** The whole topic from the earliest offset, without a group, exiting at its end ({@code -C -o beginning -e}). */
