@@ -101,11 +101,8 @@ public final class OutcomeTransactions implements AutoCloseable {
         while (true) {
             try (Pending pending = begin(offsets, group)) {
                 return pending.commit();
-            } catch (ProducerFencedException | InvalidProducerEpochException e) {
-                throw fenced(e);
             } catch (KafkaException e) {
-                if (e.getCause() instanceof ProducerFencedException
-                        || e.getCause() instanceof InvalidProducerEpochException) {
+                if (isFenced(e)) {
                     throw fenced(e);
                 }
                 LOG.warnf(
@@ -124,7 +121,7 @@ public final class OutcomeTransactions implements AutoCloseable {
      * releases the rows and leaves the Kafka transaction open, as a crash would (the next {@code initTransactions} or
      * the transaction timeout aborts it).
      */
-    synchronized Pending begin(Map<TopicPartition, OffsetAndMetadata> offsets, ConsumerGroupMetadata group)
+    public synchronized Pending begin(Map<TopicPartition, OffsetAndMetadata> offsets, ConsumerGroupMetadata group)
             throws SQLException {
         Connection connection = database.getConnection();
         try {
@@ -162,7 +159,7 @@ public final class OutcomeTransactions implements AutoCloseable {
     }
 
     /** A Kafka transaction sent but not committed, and the locked rows it holds. */
-    final class Pending implements AutoCloseable {
+    public final class Pending implements AutoCloseable {
         private final Connection connection;
         private final List<Long> ids;
         private final boolean inTransaction;
@@ -174,7 +171,7 @@ public final class OutcomeTransactions implements AutoCloseable {
         }
 
         /** Commits the Kafka transaction, then deletes the rows it published; returns how many. */
-        int commit() throws SQLException {
+        public int commit() throws SQLException {
             if (inTransaction) {
                 producer.commitTransaction(); // a failure leaves the rows staged; publish aborts and tries again
             }
@@ -246,6 +243,16 @@ public final class OutcomeTransactions implements AutoCloseable {
             producer.close(Duration.ZERO);
             producer = newProducer();
         }
+    }
+
+    /** Whether {@code e} or a cause says a newer producer took this {@code transactional.id}. */
+    private static boolean isFenced(Throwable e) {
+        for (Throwable link = e; link != null; link = link.getCause()) {
+            if (link instanceof ProducerFencedException || link instanceof InvalidProducerEpochException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private IllegalStateException fenced(Exception e) {
