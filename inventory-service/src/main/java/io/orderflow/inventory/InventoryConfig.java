@@ -4,10 +4,10 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 /**
- * inventory-service's own settings, {@code orderflow.inventory.*} (environment: {@code ORDERFLOW_INVENTORY_*}), each
+ * inventory-service's own settings, {@code orderflow.inventory-service.*} (environment: {@code ORDERFLOW_INVENTORY_SERVICE_*}), each
  * declared here once with its default; docs/configuration.md lists them.
  */
-@ConfigMapping(prefix = "orderflow.inventory")
+@ConfigMapping(prefix = "orderflow.inventory-service")
 public interface InventoryConfig {
 
     /** How outcomes leave the service: docs/consumers.md. */

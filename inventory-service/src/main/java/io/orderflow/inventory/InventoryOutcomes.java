@@ -16,7 +16,7 @@ import org.eclipse.microprofile.config.Config;
 import org.jboss.logging.Logger;
 
 /**
- * The mode of {@code orderflow.inventory.outcomes} applied to each batch: in {@code outbox} mode nothing (the outbox
+ * The mode of {@code orderflow.inventory-service.outcomes} applied to each batch: in {@code outbox} mode nothing (the outbox
  * relay publishes, the channel commits the offsets); in {@code kafka-transactions} mode the batch's offsets and every
  * staged outcome in one Kafka transaction ({@link OutcomeTransactions}). The retry channel's batches publish their
  * outcomes the same way, in a transaction without offsets: retry-topic offsets, and the retry and dead-letter records

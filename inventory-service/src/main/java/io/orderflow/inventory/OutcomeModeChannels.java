@@ -5,7 +5,7 @@ import io.smallrye.config.ConfigSourceInterceptorContext;
 import io.smallrye.config.ConfigValue;
 
 /**
- * Derives the {@code orders} channel's commit strategy from {@code orderflow.inventory.outcomes}, so that one setting
+ * Derives the {@code orders} channel's commit strategy from {@code orderflow.inventory-service.outcomes}, so that one setting
  * switches the mode: in {@code kafka-transactions} mode the batch's offsets are committed in the Kafka transaction that
  * publishes its outcomes ({@link OutcomeTransactions}), and the channel must commit nothing itself ({@code ignore}, with
  * the connector's default {@code enable.auto.commit=false}). In {@code outbox} mode the channel's own
@@ -22,7 +22,7 @@ public final class OutcomeModeChannels implements ConfigSourceInterceptor {
         if (!COMMIT_STRATEGY.equals(name)) {
             return value;
         }
-        ConfigValue mode = context.proceed("orderflow.inventory.outcomes");
+        ConfigValue mode = context.proceed("orderflow.inventory-service.outcomes");
         if (mode == null || !"kafka-transactions".equals(mode.getValue())) {
             return value;
         }

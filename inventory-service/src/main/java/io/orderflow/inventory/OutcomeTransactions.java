@@ -29,7 +29,7 @@ import org.jboss.logging.Logger;
 
 /**
  * inventory-service's outcomes published by the service itself, in Kafka transactions, instead of by an outbox relay
- * ({@code orderflow.inventory.outcomes=kafka-transactions}; docs/consumers.md says what each way guarantees).
+ * ({@code orderflow.inventory-service.outcomes=kafka-transactions}; docs/consumers.md says what each way guarantees).
  *
  * <p><b>Staging.</b> The ledger writes each outcome to the {@code outbox} table in the batch's database transaction,
  * as in outbox mode; here the table is only a staging area and no relay reads it. After the batch's database commit,

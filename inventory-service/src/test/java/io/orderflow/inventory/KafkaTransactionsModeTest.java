@@ -47,7 +47,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 /**
- * inventory-service with {@code orderflow.inventory.outcomes=kafka-transactions} on our broker over TCP and a real
+ * inventory-service with {@code orderflow.inventory-service.outcomes=kafka-transactions} on our broker over TCP and a real
  * PostgreSQL: its outcomes reach the {@code inventory} topic without a relay, as read by a read_committed consumer,
  * one per order with the decision outbox mode makes; the staging rows are gone once published, and the group's
  * committed offsets on {@code orders} reach the end (committed by the transactions: the channel commits nothing).
@@ -68,8 +68,8 @@ class KafkaTransactionsModeTest {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of(
-                    "orderflow.inventory.outcomes", "kafka-transactions",
-                    "orderflow.inventory.transactional-id", "inventory-test-0");
+                    "orderflow.inventory-service.outcomes", "kafka-transactions",
+                    "orderflow.inventory-service.transactional-id", "inventory-test-0");
         }
     }
 

@@ -46,7 +46,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * inventory-service's Kafka-transaction publisher ({@code orderflow.inventory.outcomes=kafka-transactions},
+ * inventory-service's Kafka-transaction publisher ({@code orderflow.inventory-service.outcomes=kafka-transactions},
  * {@link OutcomeTransactions}) against our broker and against Apache Kafka 4.4.0, with a real PostgreSQL: the crash
  * windows its design note names, made to happen. The outcomes are staged in the outbox table as the ledger's committed
  * database transaction leaves them; the consumer group is {@code inventory-service}'s, reading {@code orders}; what
