@@ -50,7 +50,8 @@ import org.junit.jupiter.api.Test;
  * inventory-service with {@code orderflow.inventory-service.outcomes=kafka-transactions} on our broker over TCP and a real
  * PostgreSQL: its outcomes reach the {@code inventory} topic without a relay, as read by a read_committed consumer,
  * one per order with the decision outbox mode makes; the staging rows are gone once published, and the group's
- * committed offsets on {@code orders} reach the end (committed by the transactions: the channel commits nothing).
+ * committed offsets on {@code orders} reach the end (committed by the transactions: the channel commits nothing). The
+ * consumer library's dead-letter routing, outside the transaction, still works.
  */
 @QuarkusTest
 @TestProfile(KafkaTransactionsModeTest.KafkaTransactions.class)
@@ -149,6 +150,41 @@ class KafkaTransactionsModeTest {
         await().atMost(WITHIN).until(() -> stagedOutcomes() == 0);
         await().atMost(WITHIN)
                 .untilAsserted(() -> assertThat(committedOffsets()).isEqualTo(endOffsets()));
+    }
+
+    @Test
+    void aPoisonRecordStillGoesToTheDeadLetterTopicAndTheOrdersAfterItArePublished() throws Exception {
+        String poisoned = "order-poison-" + run;
+        String after = "order-after-poison-" + run;
+        try (OrderEventsProducer producer = new OrderEventsProducer(BrokerResource.bootstrapServers())) {
+            producer.send(poisoned, "{\"not\": \"an envelope\"}".getBytes(StandardCharsets.UTF_8));
+            producer.send(new OrderCreated(
+                    after,
+                    "customer-1",
+                    "EUR",
+                    List.of(new OrderLine("sku-1", 1, new BigDecimal("1.00"))),
+                    new BigDecimal("1.00"),
+                    "web"));
+        }
+        assertThat(firstKeyOn("dead-letter-topic-inventory-service", poisoned)).isEqualTo(poisoned);
+        assertThat(firstKeyOn("inventory", after)).isEqualTo(after);
+    }
+
+    /** The key of the first record for {@code key} a read_committed consumer finds on {@code topic}. */
+    private String firstKeyOn(String topic, String key) {
+        List<String> found = new ArrayList<>();
+        try (KafkaConsumer<String, byte[]> consumer = readCommitted()) {
+            consumer.subscribe(List.of(topic));
+            await().atMost(WITHIN).until(() -> {
+                consumer.poll(Duration.ofMillis(200)).forEach(record -> {
+                    if (key.equals(record.key())) {
+                        found.add(record.key());
+                    }
+                });
+                return !found.isEmpty();
+            });
+        }
+        return found.getFirst();
     }
 
     private KafkaConsumer<String, byte[]> readCommitted() {
