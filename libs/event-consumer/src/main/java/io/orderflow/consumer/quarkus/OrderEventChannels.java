@@ -2,12 +2,16 @@ package io.orderflow.consumer.quarkus;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
+import io.orderflow.consumer.BatchCommit;
 import io.orderflow.consumer.EventHandler;
 import io.orderflow.consumer.ServiceConsumer;
 import io.orderflow.kafka.KafkaClientSettings;
 import io.smallrye.common.annotation.Blocking;
+import io.smallrye.reactive.messaging.kafka.KafkaClientService;
 import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Singleton;
+import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import javax.sql.DataSource;
@@ -26,12 +30,19 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * rather than skip records, and the health check reports it. The channels themselves are configured in each service's
  * application.properties ({@code mp.messaging.incoming.orders.*} and {@code orders-retry.*}). Once the consumer is
  * assembled, the service's {@link ConsumerWarmUp} begins.
+ *
+ * <p>A service with a {@link BatchCommit} bean hands it each applied batch before the method returns: with the
+ * {@code orders} batch's next offsets and the consumer's group metadata (SmallRye's copy, refreshed on rebalance), so
+ * that it can commit them in a Kafka transaction of its own; the channel's {@code commit-strategy} is then
+ * {@code ignore}.
  */
 @Singleton
 public class OrderEventChannels implements SlowdownTarget {
 
     private final String group;
     private final ServiceConsumer consumer;
+    private final Instance<BatchCommit> commits;
+    private final KafkaClientService kafkaClients;
 
     OrderEventChannels(
             DataSource dataSource,
@@ -41,9 +52,13 @@ public class OrderEventChannels implements SlowdownTarget {
             @Readiness ConsumerWarmUp warmUp, // a health check's qualifier
             EventHandler handler,
             @ConfigProperty(name = "mp.messaging.incoming.orders.group.id") String group,
-            Config configuration)
+            Config configuration,
+            Instance<BatchCommit> commits,
+            KafkaClientService kafkaClients)
             throws InterruptedException, ExecutionException, TimeoutException {
         this.group = group;
+        this.commits = commits;
+        this.kafkaClients = kafkaClients;
         this.consumer = ServiceConsumer.start(
                 group,
                 KafkaClientSettings.fromConfig(configuration), // the channels' cluster and security settings
@@ -58,14 +73,27 @@ public class OrderEventChannels implements SlowdownTarget {
 
     @Incoming("orders")
     @Blocking
-    public void consume(ConsumerRecords<String, byte[]> records) throws InterruptedException {
+    public void consume(ConsumerRecords<String, byte[]> records) throws Exception {
         consumer.process(records);
+        if (commits.isResolvable()) {
+            commits.get()
+                    .sourceBatchApplied(
+                            BatchCommit.nextOffsets(records),
+                            kafkaClients
+                                    .getConsumer("orders")
+                                    .consumerGroupMetadata()
+                                    .await()
+                                    .atMost(Duration.ofSeconds(30)));
+        }
     }
 
     @Incoming("orders-retry")
     @Blocking
-    public void retry(ConsumerRecords<String, byte[]> records) throws InterruptedException {
+    public void retry(ConsumerRecords<String, byte[]> records) throws Exception {
         consumer.processRetries(records);
+        if (commits.isResolvable()) {
+            commits.get().retryBatchApplied();
+        }
     }
 
     /** The consumer group both channels are in. */
