@@ -107,18 +107,39 @@ public final class ChildProcesses {
         return freeLoopbackPorts(1).getFirst();
     }
 
+    /** Where free ports are looked for when the kernel's ephemeral range leaves no room below it. */
+    private static final int LOWEST_CANDIDATE = 10_000;
+
     /**
      * {@code count} distinct ports free on the loopback interface at the time of the call: each is held until all
      * are found, so no two are the same.
+     *
+     * <p>The caller gives each port to a child process that binds it a moment later. Ports are taken below the
+     * kernel's ephemeral range ({@code /proc/sys/net/ipv4/ip_local_port_range}, where {@code bind(0)} and every
+     * outgoing connection take theirs), at random: a port from {@code bind(0)} is in that range, and any connection
+     * opened meanwhile by any process (a test's Kafka client, say) may take it as its local port before the child
+     * binds, which fails the child's start with "port in use". Where the range leaves no room below it, {@code bind(0)}
+     * it is.
      */
     public static List<Integer> freeLoopbackPorts(int count) {
+        int ephemeralLow = ephemeralRangeLow();
+        java.util.Random random = new java.util.Random();
         List<ServerSocket> sockets = new ArrayList<>();
         try {
             List<Integer> ports = new ArrayList<>();
-            for (int i = 0; i < count; i++) {
+            for (int attempt = 0; ports.size() < count; attempt++) {
+                boolean below = ephemeralLow > LOWEST_CANDIDATE + 1000 && attempt < 100 * count;
+                int candidate = below ? LOWEST_CANDIDATE + random.nextInt(ephemeralLow - LOWEST_CANDIDATE) : 0;
                 ServerSocket socket = new ServerSocket();
                 sockets.add(socket);
-                socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+                try {
+                    socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), candidate));
+                } catch (IOException taken) {
+                    if (candidate == 0) {
+                        throw taken;
+                    }
+                    continue; // in use: try another
+                }
                 ports.add(socket.getLocalPort());
             }
             return ports;
@@ -132,6 +153,17 @@ public final class ChildProcesses {
                     // the port is released either way
                 }
             }
+        }
+    }
+
+    /** The lowest port of the kernel's ephemeral range, or 0 when it cannot be read (not Linux). */
+    static int ephemeralRangeLow() {
+        try {
+            String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))
+                    .trim();
+            return Integer.parseInt(range.split("\\s+")[0]);
+        } catch (IOException | RuntimeException e) {
+            return 0;
         }
     }
 

@@ -26,6 +26,22 @@ class ChildProcessTest {
     }
 
     @Test
+    void freePortsAreDistinctBindableAndBelowTheEphemeralRangeWhereOutgoingConnectionsTakeTheirs() throws Exception {
+        int ephemeralLow = ChildProcesses.ephemeralRangeLow();
+        List<Integer> ports = ChildProcesses.freeLoopbackPorts(20);
+        assertThat(ports).doesNotHaveDuplicates().hasSize(20);
+        if (ephemeralLow > 11_000) {
+            assertThat(ports).allSatisfy(p -> assertThat(p).isBetween(10_000, ephemeralLow - 1));
+        }
+        for (int port : ports) {
+            try (java.net.ServerSocket socket = new java.net.ServerSocket()) {
+                socket.bind(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), port));
+                assertThat(socket.getLocalPort()).isEqualTo(port);
+            }
+        }
+    }
+
+    @Test
     void returnsOnceTheCheckPassesWithItsPidRecordedAndItsOutputLogged() throws Exception {
         AtomicInteger checks = new AtomicInteger();
         try (ChildProcess process = ChildProcess.start(
