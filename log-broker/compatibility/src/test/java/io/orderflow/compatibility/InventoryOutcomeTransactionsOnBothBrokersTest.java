@@ -251,18 +251,7 @@ class InventoryOutcomeTransactionsOnBothBrokersTest {
      */
     private static List<String> readCommittedEventIds(String bootstrapServers, int expected) {
         List<String> ids = new ArrayList<>();
-        try (KafkaConsumer<String, byte[]> reader = new KafkaConsumer<>(
-                Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        bootstrapServers,
-                        ConsumerConfig.GROUP_ID_CONFIG,
-                        "reader-" + UUID.randomUUID(),
-                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-                        "earliest",
-                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                        "read_committed"),
-                new StringDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, byte[]> reader = KafkaClients.readCommittedConsumer(bootstrapServers)) {
             reader.subscribe(List.of("inventory"));
             await().atMost(WITHIN).until(() -> {
                 reader.poll(Duration.ofMillis(200)).forEach(record -> ids.add(eventId(record)));

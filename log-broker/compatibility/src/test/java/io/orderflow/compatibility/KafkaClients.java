@@ -168,4 +168,20 @@ final class KafkaClients {
                         size -> size >= count);
         return received;
     }
+
+    /** A consumer of byte values in a group of its own, from the earliest offset, reading committed records only. */
+    static org.apache.kafka.clients.consumer.KafkaConsumer<String, byte[]> readCommittedConsumer(String bootstrap) {
+        return new org.apache.kafka.clients.consumer.KafkaConsumer<>(
+                Map.of(
+                        org.apache.kafka.clients.consumer.ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrap,
+                        org.apache.kafka.clients.consumer.ConsumerConfig.GROUP_ID_CONFIG,
+                        "reader-" + java.util.UUID.randomUUID(),
+                        org.apache.kafka.clients.consumer.ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                        "earliest",
+                        org.apache.kafka.clients.consumer.ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed"),
+                new org.apache.kafka.common.serialization.StringDeserializer(),
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer());
+    }
 }
