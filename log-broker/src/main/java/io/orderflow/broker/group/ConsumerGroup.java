@@ -10,8 +10,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.UUID;
 
 /**
@@ -246,12 +244,5 @@ final class ConsumerGroup {
         return subscribedTopics.containsKey(topic)
                 || members.values().stream()
                         .anyMatch(m -> m.subscribedTopicNames().contains(topic));
-    }
-
-    /** The names of the topics the members subscribe to by name, sorted. */
-    Set<String> subscribedTopicNames() {
-        Set<String> names = new TreeSet<>();
-        members.values().forEach(m -> names.addAll(m.subscribedTopicNames()));
-        return names;
     }
 }
