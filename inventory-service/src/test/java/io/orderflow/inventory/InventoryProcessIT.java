@@ -121,15 +121,6 @@ class InventoryProcessIT {
         }
     }
 
-    private static double duplicatesSkipped(ServiceProcess service) {
-        return service.metrics()
-                .lines()
-                .filter(line ->
-                        line.startsWith("orderflow_consumer_events_total{") && line.contains("outcome=\"duplicate\""))
-                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
-                .sum();
-    }
-
     @Test
     void aConsumerKilledMidBatchLosesNothingAndAppliesNothingTwiceAndAReplayRepeatsNoEffect(
             PostgresDatabase database, @TempDir Path brokerDir) throws Exception {
@@ -160,7 +151,7 @@ class InventoryProcessIT {
 
             ConsumerGroupOffsets.resetToEarliest(broker.bootstrapServers(), "inventory-service", "orders");
             try (ServiceProcess replaying = start(database, broker, "replay")) {
-                await().atMost(WITHIN).until(() -> duplicatesSkipped(replaying) >= ORDERS);
+                await().atMost(WITHIN).until(() -> PackagedService.duplicatesSkipped(replaying) >= ORDERS);
             }
             assertThat(number(database, "SELECT reserved FROM stock WHERE sku = '" + SKU + "'"))
                     .isEqualTo(ORDERS);

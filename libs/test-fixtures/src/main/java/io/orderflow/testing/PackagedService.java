@@ -19,7 +19,14 @@ public final class PackagedService {
 
     public static ServiceProcess.Builder builder(
             String module, PostgresDatabase database, String bootstrapServers, String logName) {
-        return ServiceProcess.builder(module, Path.of("target", "quarkus-app", "quarkus-run.jar"))
+        return builder(
+                module, Path.of("target", "quarkus-app", "quarkus-run.jar"), database, bootstrapServers, logName);
+    }
+
+    /** The same, for a test in another module: {@code jar} is the service's {@code quarkus-run.jar}. */
+    public static ServiceProcess.Builder builder(
+            String module, Path jar, PostgresDatabase database, String bootstrapServers, String logName) {
+        return ServiceProcess.builder(module, jar)
                 .jvmOptions(List.of("-Xmx256m"))
                 .properties(database.quarkusDatasource())
                 .property("kafka.bootstrap.servers", bootstrapServers)
@@ -30,5 +37,15 @@ public final class PackagedService {
                 .property("orderflow.consumer.warm-up.rounds", "0")
                 .logFile(Path.of("target", logName + ".log"))
                 .readinessPath("/q/health/ready", Duration.ofSeconds(90));
+    }
+
+    /** Events the service skipped as already applied since it started (its {@code orderflow_consumer_events_total}). */
+    public static double duplicatesSkipped(ServiceProcess service) {
+        return service.metrics()
+                .lines()
+                .filter(line ->
+                        line.startsWith("orderflow_consumer_events_total{") && line.contains("outcome=\"duplicate\""))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                .sum();
     }
 }

@@ -11,6 +11,7 @@ import io.orderflow.contracts.order.OrderLine;
 import io.orderflow.postgres.PostgresDatabase;
 import io.orderflow.process.ServiceProcess;
 import io.orderflow.testing.CleanSchema;
+import io.orderflow.testing.PackagedService;
 import io.orderflow.testing.PostgresTest;
 import java.math.BigDecimal;
 import java.nio.file.Path;
@@ -100,7 +101,7 @@ class InventoryKafkaTransactionsOnBothBrokersTest {
                     .until(() -> number(database, "SELECT count(*) FROM processed_events") == ORDERS
                             && number(database, "SELECT count(*) FROM outbox") == 0
                             && committedOffsets(bootstrapServers).equals(endOffsets(bootstrapServers)));
-            redelivered = duplicatesSkipped(second);
+            redelivered = PackagedService.duplicatesSkipped(second);
         }
 
         Map<String, List<EventEnvelope>> outcomes = readCommitted(bootstrapServers, expected.keySet());
@@ -129,17 +130,10 @@ class InventoryKafkaTransactionsOnBothBrokersTest {
     }
 
     private static ServiceProcess start(PostgresDatabase database, String bootstrapServers, String logName) {
-        return ServiceProcess.builder("inventory-service", SERVICE_JAR)
-                .jvmOptions(List.of("-Xmx256m"))
-                .properties(database.quarkusDatasource())
-                .property("kafka.bootstrap.servers", bootstrapServers)
-                .property("mp.messaging.incoming.orders.session.timeout.ms", "6000")
-                .property("mp.messaging.incoming.orders-retry.session.timeout.ms", "6000")
-                .property("orderflow.consumer.warm-up.rounds", "0")
+        return PackagedService.builder(
+                        "inventory-service", SERVICE_JAR, database, bootstrapServers, "inventory-" + logName)
                 .property("orderflow.inventory-service.outcomes", "kafka-transactions")
                 .property("orderflow.inventory-service.transactional-id", "inventory-service-0")
-                .logFile(Path.of("target", "inventory-" + logName + ".log"))
-                .readinessPath("/q/health/ready", Duration.ofSeconds(90))
                 .start();
     }
 
@@ -191,16 +185,6 @@ class InventoryKafkaTransactionsOnBothBrokersTest {
             });
         }
         return byOrder;
-    }
-
-    /** Events the service skipped as already applied since it started. */
-    private static double duplicatesSkipped(ServiceProcess service) {
-        return service.metrics()
-                .lines()
-                .filter(line ->
-                        line.startsWith("orderflow_consumer_events_total{") && line.contains("outcome=\"duplicate\""))
-                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
-                .sum();
     }
 
     private static long number(PostgresDatabase database, String sql) throws SQLException {
